@@ -1,0 +1,36 @@
+//go:build js && wasm
+
+package main
+
+// The Web Worker side (demo/go/engine/worker.ts) loads this program, waits for
+// globalThis.__yaegiReady(), then calls globalThis.__yaegiRun({ files, mode }) once.
+// Output goes to os.Stdout / os.Stderr, which wasm_exec.js sends to globalThis.fs.writeSync,
+// and the job's exit code goes to the Go instance's exit callback. One instance runs one job.
+
+import (
+	"os"
+	"syscall/js"
+)
+
+func main() {
+	jobs := make(chan Job, 1)
+	js.Global().Set("__yaegiRun", js.FuncOf(func(this js.Value, args []js.Value) any {
+		jobs <- readJob(args[0])
+		return nil
+	}))
+	js.Global().Call("__yaegiReady")
+	job := <-jobs
+	os.Exit(Run(job, os.Stdout, os.Stderr))
+}
+
+// readJob copies { files: Record<string, string>, mode: string } out of JavaScript.
+func readJob(v js.Value) Job {
+	job := Job{Files: map[string]string{}, Mode: v.Get("mode").String()}
+	files := v.Get("files")
+	keys := js.Global().Get("Object").Call("keys", files)
+	for i, n := 0, keys.Length(); i < n; i++ {
+		k := keys.Index(i).String()
+		job.Files[k] = files.Get(k).String()
+	}
+	return job
+}

@@ -1,0 +1,294 @@
+// Processes started by the node page: spawned without a shell in their own process group, with a
+// cleaned environment, output kept in memory (last OUTPUT_LIMIT characters) and streamed to
+// subscribers. `node` runs under Node's permission model, limited to the workspace for fs access.
+import { spawn } from 'node:child_process';
+import { access, constants as fsConstants } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+
+/**
+ * Commands the runner starts. Others end at once with exit code 127 and a message. The list is a
+ * guard against accidents, not a boundary: `npm`/`npx` run package scripts, and `node` may start
+ * child processes (Node tooling needs that), which the permission model does not cover.
+ */
+export const ALLOWED_COMMANDS = Object.freeze([
+  'node', 'npm', 'npx',
+  'ls', 'cat', 'echo', 'pwd', 'mkdir', 'rm', 'cp', 'mv', 'touch', 'head', 'tail', 'wc', 'grep',
+  'sleep', 'true', 'false',
+]);
+
+/** Characters of output kept per process (the tail). */
+export const OUTPUT_LIMIT = 200_000;
+
+/** Processes that may run at the same time. */
+export const MAX_RUNNING = 16;
+
+/** Finished processes remembered (their output too); older ones are forgotten. */
+export const MAX_FINISHED = 50;
+
+/**
+ * Node options that would widen or switch off the permission model, or hand the process to a
+ * debugger. Refused anywhere in `node`'s argument list, since a value-taking option (`-r x`) makes
+ * "where the options end" ambiguous.
+ */
+const REFUSED_NODE_ARG = /^--(?:no-)?(?:allow-|experimental-permission|permission|inspect|debug|redirect-warnings)/;
+
+/** How long to wait for stdout/stderr to close after the process itself has exited. */
+const CLOSE_GRACE_MS = 250;
+
+/** How long `kill` waits for the exit to be observed. */
+const KILL_WAIT_MS = 2000;
+
+function exitCodeOf(code, signal) {
+  if (typeof code === 'number') return code;
+  const number = signal ? osConstants.signals[signal] : undefined;
+  return typeof number === 'number' ? 128 + number : 1;
+}
+
+async function findExecutable(command, path) {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      await access(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+/**
+ * @typedef {object} ProcessInfo
+ * @property {string} id
+ * @property {string} name
+ * @property {string} command
+ * @property {string[]} args
+ * @property {number|null} pid
+ * @property {'running'|'exited'} status
+ * @property {number|null} exitCode 128+signal number when killed by a signal
+ * @property {string|null} signal
+ */
+
+/**
+ * Creates the process table for one workspace.
+ * @param {{workspace: string, home: string, outputLimit?: number, now?: () => number}} options
+ */
+export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIMIT, now = Date.now }) {
+  /** @type {Map<string, any>} */
+  const records = new Map();
+  let nextId = 1;
+  const path = [dirname(process.execPath), process.env.PATH || '/usr/local/bin:/usr/bin:/bin'].join(delimiter);
+  // Only what a command needs: no tokens, no NODE_OPTIONS, nothing of the server's own config.
+  const env = {
+    PATH: path,
+    HOME: home,
+    LANG: process.env.LANG || 'C.UTF-8',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+  };
+
+  const info = (record) => ({
+    id: record.id,
+    name: record.name,
+    command: record.command,
+    args: record.args,
+    pid: record.pid,
+    status: record.status,
+    exitCode: record.exitCode,
+    signal: record.signal,
+  });
+
+  const append = (record, text) => {
+    if (!text) return;
+    const offset = record.dropped + record.text.length;
+    record.text += text;
+    if (record.text.length > outputLimit) {
+      let drop = record.text.length - outputLimit;
+      // Do not start the kept tail with half of a surrogate pair.
+      const code = record.text.charCodeAt(drop);
+      if (code >= 0xdc00 && code <= 0xdfff) drop += 1;
+      record.text = record.text.slice(drop);
+      record.dropped += drop;
+    }
+    for (const listener of record.listeners) listener.output(text, offset);
+  };
+
+  const finish = (record, code, signal) => {
+    if (record.status === 'exited') return;
+    append(record, record.stdoutDecoder?.decode() ?? '');
+    append(record, record.stderrDecoder?.decode() ?? '');
+    record.status = 'exited';
+    record.signal = signal ?? null;
+    record.exitCode = exitCodeOf(code, signal);
+    record.endedAt = now();
+    for (const listener of record.listeners) listener.exit(info(record));
+    record.listeners.clear();
+    record.resolveExit();
+    forgetOld();
+  };
+
+  const forgetOld = () => {
+    const finished = [...records.values()].filter((r) => r.status === 'exited');
+    for (const record of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) records.delete(record.id);
+  };
+
+  const newRecord = (command, args, name) => {
+    const record = {
+      id: `p${nextId++}`,
+      name,
+      command,
+      args,
+      pid: null,
+      status: 'running',
+      exitCode: null,
+      signal: null,
+      startedAt: now(),
+      endedAt: null,
+      text: '',
+      dropped: 0,
+      listeners: new Set(),
+      child: null,
+      stdoutDecoder: null,
+      stderrDecoder: null,
+    };
+    record.exited = new Promise((resolve) => { record.resolveExit = resolve; });
+    records.set(record.id, record);
+    return record;
+  };
+
+  /** Ends a record at once with a message, as a shell does for a command it cannot run. */
+  const refuse = (record, message, code) => {
+    append(record, `${message}\n`);
+    finish(record, code, null);
+    return info(record);
+  };
+
+  return {
+    /**
+     * Starts `command` with `args` (never through a shell). Refusals and spawn failures still
+     * produce a process, already exited with 126/127 and the reason in its output.
+     * @param {string} command @param {string[]} args @param {string} [name]
+     * @returns {Promise<ProcessInfo>}
+     */
+    async start(command, args, name = [command, ...args].join(' ')) {
+      const running = [...records.values()].filter((r) => r.status === 'running').length;
+      if (running >= MAX_RUNNING) {
+        const error = new Error(`at most ${MAX_RUNNING} processes may run at once`);
+        error.code = 'too_many_processes';
+        throw error;
+      }
+      const record = newRecord(command, args, name);
+      if (!ALLOWED_COMMANDS.includes(command)) {
+        return refuse(record, `ai-ops runner: command not allowed: ${command} (allowed: ${ALLOWED_COMMANDS.join(', ')})`, 127);
+      }
+      let file;
+      let argv = args;
+      if (command === 'node') {
+        const refused = args.find((arg) => REFUSED_NODE_ARG.test(arg));
+        if (refused) return refuse(record, `ai-ops runner: node option not allowed here: ${refused}`, 126);
+        // The server's own binary, so the permission flags are known to be understood. One
+        // --allow-fs-read and one --allow-fs-write only: repeating one crashes Node 20.20.
+        file = process.execPath;
+        argv = [
+          '--experimental-permission',
+          `--allow-fs-read=${workspace}/*`,
+          `--allow-fs-write=${workspace}/*`,
+          '--allow-child-process',
+          '--allow-worker',
+          '--disable-warning=ExperimentalWarning',
+          '--disable-warning=SecurityWarning',
+          ...args,
+        ];
+      } else {
+        file = await findExecutable(command, path);
+        if (!file) return refuse(record, `ai-ops runner: command not found: ${command}`, 127);
+      }
+      let child;
+      try {
+        child = spawn(file, argv, {
+          cwd: workspace,
+          env,
+          shell: false,
+          detached: true, // own process group, so kill reaches every descendant
+          stdio: ['ignore', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+      } catch (error) {
+        return refuse(record, `ai-ops runner: cannot start ${command}: ${error.message}`, 126);
+      }
+      record.child = child;
+      record.pid = child.pid ?? null;
+      record.stdoutDecoder = new TextDecoder();
+      record.stderrDecoder = new TextDecoder();
+      child.stdout.on('data', (chunk) => append(record, record.stdoutDecoder.decode(chunk, { stream: true })));
+      child.stderr.on('data', (chunk) => append(record, record.stderrDecoder.decode(chunk, { stream: true })));
+      child.on('error', (error) => {
+        append(record, `ai-ops runner: ${error.message}\n`);
+        finish(record, error.code === 'ENOENT' ? 127 : 126, null);
+      });
+      child.on('close', (code, signal) => finish(record, code, signal));
+      child.on('exit', (code, signal) => {
+        // A descendant that keeps the pipes open must not keep the process "running".
+        setTimeout(() => finish(record, code, signal), CLOSE_GRACE_MS).unref();
+      });
+      return info(record);
+    },
+
+    /** @returns {ProcessInfo|undefined} */
+    get(id) {
+      const record = records.get(id);
+      return record && info(record);
+    },
+
+    /** @returns {ProcessInfo[]} in start order */
+    list() {
+      return [...records.values()].map(info);
+    },
+
+    /**
+     * Calls `output(text, offset)` for the kept output from character `from` on and every later
+     * chunk, then `exit(info)` once. `offset` counts every character ever produced, so an offset
+     * above `from` means the beginning was cut. Returns an unsubscribe function, or null for an
+     * unknown id.
+     */
+    subscribe(id, from, { output, exit }) {
+      const record = records.get(id);
+      if (!record) return null;
+      const start = Math.max(from, record.dropped);
+      const kept = record.text.slice(start - record.dropped);
+      if (kept) output(kept, start);
+      if (record.status === 'exited') {
+        exit(info(record));
+        return () => {};
+      }
+      const listener = { output, exit };
+      record.listeners.add(listener);
+      return () => record.listeners.delete(listener);
+    },
+
+    /**
+     * SIGKILLs the whole process group and waits (up to 2 s) until the exit is seen.
+     * @returns {Promise<ProcessInfo|undefined>}
+     */
+    async kill(id) {
+      const record = records.get(id);
+      if (!record) return undefined;
+      if (record.pid) {
+        try {
+          process.kill(-record.pid, 'SIGKILL');
+        } catch (error) {
+          if (error.code !== 'ESRCH') throw error;
+        }
+      }
+      await Promise.race([record.exited, new Promise((resolve) => setTimeout(resolve, KILL_WAIT_MS).unref())]);
+      return info(record);
+    },
+
+    /** Kills every process group this manager started. */
+    async killAll() {
+      await Promise.all([...records.keys()].map((id) => this.kill(id)));
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Build: `node esbuild.config.mjs` (npm run build).
+//   dist/ai-ops.js                 one self-contained module (runtime + elements + Lit) for pages
+//                                  without a bundler: <script type="module" src=".../ai-ops.js">
+//   dist/site/                     the demo playground served by `npm start`
+//   dist/site/ai-ops/vendor/       polyfill and relay browser files, served from the page's origin
+//   dist/lib/                      ES modules + .d.ts for bundler users (tsc, see package.json)
+// Each demo page folder may hold a build.mjs exporting `build({ esbuild, outdir, root, production })`.
+import * as esbuild from 'esbuild';
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { copyVendor } from './scripts/vendor.mjs';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const site = join(root, 'dist/site');
+const production = process.env.NODE_ENV !== 'development';
+
+/** Shared esbuild options for browser bundles. */
+export const browserOptions = {
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: production,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+export async function buildAll({ only } = {}) {
+  await mkdir(site, { recursive: true });
+  await copyVendor(join(site, 'ai-ops/vendor'));
+  await esbuild.build({
+    ...browserOptions,
+    entryPoints: { 'ai-ops': join(root, 'src/bundle.ts') },
+    outdir: join(root, 'dist'),
+    metafile: true,
+  });
+  await cp(join(root, 'dist/ai-ops.js'), join(site, 'ai-ops/ai-ops.js'));
+  await cp(join(root, 'demo/index.html'), join(site, 'index.html'));
+  if (existsSync(join(root, 'demo/shared'))) await cp(join(root, 'demo/shared'), join(site, 'shared'), { recursive: true, filter: (p) => !p.endsWith('.ts') });
+  for (const name of await readdir(join(root, 'demo'))) {
+    if (only && !only.includes(name)) continue;
+    const script = join(root, 'demo', name, 'build.mjs');
+    if (!existsSync(script) || !(await stat(join(root, 'demo', name))).isDirectory()) continue;
+    const mod = await import(pathToFileURL(script).href);
+    await mod.build({ esbuild, browserOptions, outdir: join(site, name), root, production });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (process.argv.includes('--clean')) await rm(site, { recursive: true, force: true });
+  await buildAll({ only: only.length ? only : undefined });
+}

@@ -1,0 +1,123 @@
+/**
+ * The page's confirmation queue (CONF-4..CONF-9): one dialog at a time, first in first out, each
+ * request declined 50 s after it arrived unless the user approved it first.
+ * @module
+ */
+import { at, systemClock, type Clock } from './clock.js';
+import type { ConfirmationContent } from './definition.js';
+import { createStore, type ReadableStore } from './store.js';
+
+/** How long a call waits for the user before it answers `declined` (CONF-8). */
+export const CONFIRMATION_DEADLINE_MS = 50_000;
+
+/** One call waiting for (or running after) the user's answer. */
+export interface ConfirmationRequest {
+  readonly id: number;
+  readonly tool: string;
+  /** The operation name, e.g. `node_delete_file`. */
+  readonly name: string;
+  readonly content: ConfirmationContent;
+  /** Epoch ms of arrival; the deadline is 50 s later. */
+  readonly arrivedAt: number;
+  /** `waiting` until approved; `running` while the approved operation executes (CONF-4). */
+  readonly status: 'waiting' | 'running';
+}
+
+/** The queue's state: the request the dialog shows, and those behind it. */
+export interface ConfirmationState {
+  readonly current: ConfirmationRequest | null;
+  readonly queued: readonly ConfirmationRequest[];
+}
+
+/** The answer a call receives: approved (with the callback that ends `running`), or null. */
+export type ConfirmationAnswer = { skipFuture: boolean; done: () => void } | null;
+
+/** The page-wide queue. */
+export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
+  /** Queues a request; resolves when the user answers, the deadline passes, or the tool is declined. */
+  request(request: { tool: string; name: string; content: ConfirmationContent }): Promise<ConfirmationAnswer>;
+  /** The user pressed the action button: the request runs; the dialog stays (loading) until done. */
+  approve(id: number, options?: { skipFuture?: boolean }): void;
+  /** The user pressed やめる, Esc, or the backdrop (CONF-6). */
+  decline(id: number): void;
+  /** Declines every waiting request of `tool` (SW-3: the switch turned off). */
+  declineTool(tool: string): void;
+}
+
+/** Options of {@link createConfirmationQueue}. */
+export interface ConfirmationQueueOptions {
+  clock?: Clock;
+  deadlineMs?: number;
+}
+
+/**
+ * Creates a confirmation queue. A page has one, shared by its tools, so only one dialog shows.
+ * @example
+ * const queue = createConfirmationQueue();
+ * const answer = await queue.request({ tool: 'go', name: 'go_delete_file', content });
+ * if (answer) { try { await run(); } finally { answer.done(); } }
+ */
+export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): ConfirmationQueue {
+  const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS } = options;
+  const store = createStore<ConfirmationState>({ current: null, queued: [] });
+  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cancelDeadline: () => void }>();
+  let nextId = 1;
+
+  /** Removes `id` from the state, moving the next queued request up when the current one leaves. */
+  const remove = (id: number) => {
+    const { current, queued } = store.getState();
+    if (current?.id === id) {
+      const [next = null, ...rest] = queued;
+      store.setState({ current: next, queued: rest });
+    } else if (queued.some((r) => r.id === id)) {
+      store.setState({ current, queued: queued.filter((r) => r.id !== id) });
+    }
+  };
+
+  const settle = (id: number, answer: ConfirmationAnswer) => {
+    const entry = pending.get(id);
+    if (!entry) return;
+    pending.delete(id);
+    entry.cancelDeadline();
+    entry.resolve(answer);
+  };
+
+  const decline = (id: number) => {
+    const { current } = store.getState();
+    // CONF-4: once approved, the dialog no longer closes by やめる/Esc/backdrop.
+    if (current?.id === id && current.status === 'running') return;
+    settle(id, null);
+    remove(id);
+  };
+
+  return {
+    getState: store.getState,
+    getSnapshot: store.getSnapshot,
+    subscribe: store.subscribe,
+    request({ tool, name, content }) {
+      const id = nextId++;
+      const arrivedAt = clock.now();
+      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting' };
+      return new Promise<ConfirmationAnswer>((resolve) => {
+        // CONF-8: measured from arrival, whether shown or still queued.
+        const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));
+        pending.set(id, { resolve, cancelDeadline });
+        const { current, queued } = store.getState();
+        store.setState(current ? { current, queued: [...queued, request] } : { current: request, queued });
+      });
+    },
+    approve(id, { skipFuture = false } = {}) {
+      const { current, queued } = store.getState();
+      if (current?.id !== id || current.status !== 'waiting' || !pending.has(id)) return;
+      store.setState({ current: { ...current, status: 'running' }, queued });
+      settle(id, { skipFuture, done: () => remove(id) });
+    },
+    decline,
+    declineTool(tool) {
+      const { current, queued } = store.getState();
+      for (const request of [current, ...queued]) {
+        if (request && request.tool === tool) decline(request.id);
+      }
+    },
+  };
+}

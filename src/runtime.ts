@@ -1,0 +1,145 @@
+/**
+ * The page-wide runtime: one confirmation queue, one log, one relay connection, and a session per
+ * tool. A page hands its definitions over from a plain module (SHAPE-5):
+ * `provideOperations('sql', createSqlOperations(deps))`.
+ * @module
+ */
+import { compileOperation, type CompiledOperation } from './call.js';
+import { systemClock, type Clock } from './clock.js';
+import { createConfirmationQueue, type ConfirmationQueue } from './confirmation-queue.js';
+import { isValidName, type AnyOperationDefinition } from './definition.js';
+import { isEmbedded } from './embedding.js';
+import { createRelayConnector, type RelayConnector, type RelayOptions } from './model-context.js';
+import { createOperationLog, type OperationLog } from './operation-log.js';
+import { createPermissionStore } from './permission-store.js';
+import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
+import { createStore, type ReadableStore } from './store.js';
+import { createToolSession, type ToolSession } from './tool-session.js';
+
+/** Everything the runtime touches, injectable for tests. */
+export interface AiOpsOptions extends RelayOptions {
+  window?: Window;
+  /** Default `window.localStorage`; null keeps the switches for the page's lifetime only (PERM-8). */
+  storage?: Storage | null;
+  clock?: Clock;
+  loader?: ScriptLoader;
+  /** Overrides the embedding check (tests). */
+  embedded?: boolean;
+  /** Re-create the relay widget when the page becomes visible or focused and no relay answered yet (RELAY-5). */
+  autoReconnect?: boolean;
+}
+
+/** The runtime of one page. */
+export interface AiOps {
+  /** True inside a frame: nothing is read, loaded or registered (SW-5). */
+  readonly embedded: boolean;
+  readonly confirmations: ConfirmationQueue;
+  readonly log: OperationLog;
+  readonly relay: RelayConnector;
+  /** The relay port the widget tries first, for the connection instructions (LOG-2). */
+  readonly relayPort: number;
+  /** The tools of the page, in the order they were provided. */
+  readonly sessions: ReadableStore<readonly ToolSession[]>;
+  /**
+   * Hands a tool's definitions to the runtime; when the stored switch is on, they are registered
+   * at once (REG-2). Throws on a programming error: a bad or repeated tool name, a name without the
+   * `<tool>_` prefix or outside `[a-z0-9_]` (DEF-2).
+   */
+  provideOperations(tool: string, definitions: readonly AnyOperationDefinition[]): ToolSession;
+  getSession(tool: string): ToolSession | undefined;
+  /** True while any switch of the page is on or starting. */
+  anyOn(): boolean;
+}
+
+/**
+ * Creates a runtime. Most pages use the default one through {@link provideOperations}.
+ * @example
+ * const aiOps = createAiOps({ assetsBase: '/static/ai-ops/', relayPort: 9333 });
+ * aiOps.provideOperations('slides', createSlidesOperations(adapter));
+ */
+export function createAiOps(options: AiOpsOptions = {}): AiOps {
+  const win = options.window ?? window;
+  const clock = options.clock ?? systemClock;
+  const embedded = options.embedded ?? isEmbedded(win);
+  const relayPort = options.relayPort ?? 9333;
+  const confirmations = createConfirmationQueue({ clock });
+  const log = createOperationLog();
+  const relay = createRelayConnector({ ...options, relayPort, loader: options.loader ?? createDomScriptLoader(win.document), window: win });
+  const sessions = createStore<readonly ToolSession[]>([]);
+
+  const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
+  const onStatusChange = () => {
+    // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
+    if (!anyOn()) relay.disconnect();
+  };
+
+  if (!embedded && options.autoReconnect !== false) {
+    let last = -Infinity;
+    const wake = () => {
+      if (win.document.visibilityState !== 'visible' || !anyOn() || relay.isConnected()) return;
+      if (clock.now() - last < 3000) return;
+      last = clock.now();
+      void relay.reconnect().catch(() => {});
+    };
+    win.document.addEventListener('visibilitychange', wake);
+    win.addEventListener('focus', wake);
+  }
+
+  return {
+    embedded,
+    confirmations,
+    log,
+    relay,
+    relayPort,
+    sessions,
+    provideOperations(tool, definitions) {
+      if (!isValidName(tool)) throw new TypeError(`ai-ops: tool name must match [a-z0-9_]+: ${JSON.stringify(tool)}`);
+      if (sessions.getState().some((s) => s.tool === tool)) throw new Error(`ai-ops: operations of ${tool} were provided already`);
+      const operations = new Map<string, CompiledOperation>();
+      for (const definition of definitions) {
+        const { name } = definition;
+        if (!isValidName(name) || !name.startsWith(`${tool}_`)) {
+          throw new TypeError(`ai-ops: ${JSON.stringify(name)} must start with "${tool}_" and use only [a-z0-9_]`);
+        }
+        if (operations.has(name)) throw new Error(`ai-ops: ${name} is defined twice`);
+        operations.set(name, compileOperation(definition));
+      }
+      const permission = embedded
+        ? createPermissionStore({ tool, storage: null, clock, events: null })
+        : createPermissionStore({ tool, storage: options.storage, clock, events: win });
+      const session = createToolSession({ tool, operations, permission, confirmations, log, relay, clock, embedded, onStatusChange });
+      sessions.setState([...sessions.getState(), session]);
+      return session;
+    },
+    getSession: (tool) => sessions.getState().find((s) => s.tool === tool),
+    anyOn,
+  };
+}
+
+let defaultRuntime: AiOps | null = null;
+let defaultOptions: AiOpsOptions = {};
+
+/**
+ * Sets the options of the default runtime; call it before the first {@link provideOperations}.
+ * @example configureAiOps({ assetsBase: '/vendor/ai-ops/', relayPort: 9400 });
+ */
+export function configureAiOps(options: AiOpsOptions): void {
+  if (defaultRuntime) throw new Error('ai-ops: configureAiOps must be called before the default runtime is used');
+  defaultOptions = options;
+}
+
+/** The page's default runtime, created on first use. */
+export function getAiOps(): AiOps {
+  defaultRuntime ??= createAiOps(defaultOptions);
+  return defaultRuntime;
+}
+
+/**
+ * Hands a tool's definitions to the default runtime, from a plain module at initialisation (SHAPE-5).
+ * @example
+ * // sql-state.ts
+ * provideOperations('sql', createSqlOperations({ getSql: () => editor.sql, run }));
+ */
+export function provideOperations(tool: string, definitions: readonly AnyOperationDefinition[]): ToolSession {
+  return getAiOps().provideOperations(tool, definitions);
+}

@@ -1,0 +1,166 @@
+/**
+ * One tool's lifecycle and call path: the permission store drives it (on → load scripts and
+ * register; off → unregister, decline waiting confirmations), and every call goes through
+ * {@link runCall} and lands in the log (SW-2..SW-4, REG-1..REG-5).
+ * @module
+ */
+import { runCall, type CompiledOperation } from './call.js';
+import type { Clock } from './clock.js';
+import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { OperationLog } from './operation-log.js';
+import type { PermissionStore } from './permission-store.js';
+import { ErrorCode, describeError, fail, serialize } from './result.js';
+import { createStore, type ReadableStore } from './store.js';
+import { toCallToolResult, type RelayConnector } from './model-context.js';
+import { publishedSchema } from './validation.js';
+
+/** `off`, `starting` (scripts loading, tools registering) or `on`. */
+export type SessionStatus = 'off' | 'starting' | 'on';
+
+/** What a switch renders. */
+export interface ToolSessionState {
+  readonly tool: string;
+  readonly status: SessionStatus;
+  /** Why the last start failed (SW-4); cleared when the switch is turned on again. */
+  readonly error: string | null;
+  /** True inside a frame: nothing renders, loads or registers (SW-5). */
+  readonly embedded: boolean;
+  /** Names of the operations this tool provides. */
+  readonly operations: readonly string[];
+}
+
+/** A tool of the page. */
+export interface ToolSession extends ReadableStore<ToolSessionState> {
+  readonly tool: string;
+  readonly permission: PermissionStore;
+  /** The user turned the switch on. */
+  turnOn(): void;
+  /** The user turned the switch off (deletes the stored key, PERM-6). */
+  turnOff(): void;
+  /** Calls an operation through the whole pipeline, as an agent would; resolves to the JSON envelope. */
+  call(name: string, input: unknown): Promise<string>;
+}
+
+/** What a session needs from the page-wide runtime. */
+export interface ToolSessionDeps {
+  tool: string;
+  operations: ReadonlyMap<string, CompiledOperation>;
+  permission: PermissionStore;
+  confirmations: ConfirmationQueue;
+  log: OperationLog;
+  relay: RelayConnector;
+  clock: Clock;
+  embedded: boolean;
+  /** Called after every status change, so the runtime can drop the relay when all are off. */
+  onStatusChange(): void;
+}
+
+/** Creates a session; it starts at once when the stored permission is on (REG-2). */
+export function createToolSession(deps: ToolSessionDeps): ToolSession {
+  const { tool, operations, permission, confirmations, log, relay, clock, embedded } = deps;
+  const store = createStore<ToolSessionState>({
+    tool,
+    status: 'off',
+    error: null,
+    embedded,
+    operations: [...operations.keys()],
+  });
+  const update = (patch: Partial<ToolSessionState>) => {
+    store.setState({ ...store.getState(), ...patch });
+    deps.onStatusChange();
+  };
+  let registration: AbortController | null = null;
+
+  const call = async (name: string, input: unknown) => {
+    const operation = operations.get(name);
+    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    const { result, json } = await runCall(operation, input, {
+      isEnabled: () => permission.isEnabled(),
+      skipsConfirmation: () => permission.skipsConfirmation(),
+      async confirm(request) {
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content });
+        if (!answer) return null;
+        if (answer.skipFuture) permission.skipConfirmations();
+        return answer.done;
+      },
+    });
+    log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
+    return { result, json };
+  };
+
+  const start = async () => {
+    const controller = new AbortController();
+    registration = controller;
+    update({ status: 'starting', error: null });
+    try {
+      const modelContext = await relay.ensureModelContext();
+      for (const [name, operation] of operations) {
+        if (controller.signal.aborted) return;
+        const { definition } = operation;
+        await modelContext.registerTool(
+          {
+            name,
+            description: definition.description,
+            inputSchema: publishedSchema(definition.inputSchema),
+            // DEF-4: passed as written, even the hints the installed polyfill drops.
+            ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
+            execute: async (args: unknown) => {
+              const { result, json } = await call(name, args);
+              return toCallToolResult(json, result.ok);
+            },
+          },
+          { signal: controller.signal },
+        );
+      }
+      if (controller.signal.aborted) return;
+      await relay.connect();
+      if (!controller.signal.aborted) update({ status: 'on' });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // SW-4: back off (which deletes the stored key), and say why under the switch.
+      controller.abort();
+      registration = null;
+      store.setState({ ...store.getState(), status: 'off', error: describeError(error) });
+      permission.disable();
+      deps.onStatusChange();
+    }
+  };
+
+  const stop = () => {
+    registration?.abort(); // REG-1: aborting the signal unregisters every tool of this session
+    registration = null;
+    confirmations.declineTool(tool); // SW-3: waiting and queued confirmations answer declined
+    if (store.getState().status !== 'off') update({ status: 'off' });
+  };
+
+  const sync = () => {
+    const { enabled } = permission.getState();
+    const { status } = store.getState();
+    if (enabled && status === 'off' && !registration) void start();
+    else if (!enabled && (status !== 'off' || registration)) stop();
+  };
+
+  if (!embedded) {
+    permission.subscribe(sync);
+    sync();
+  }
+
+  return {
+    tool,
+    permission,
+    getState: store.getState,
+    getSnapshot: store.getSnapshot,
+    subscribe: store.subscribe,
+    turnOn() {
+      if (embedded) return;
+      if (store.getState().error) store.setState({ ...store.getState(), error: null });
+      if (!permission.getState().enabled) permission.enable();
+    },
+    turnOff() {
+      permission.disable();
+    },
+    async call(name, input) {
+      return (await call(name, input)).json;
+    },
+  };
+}

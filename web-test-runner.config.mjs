@@ -1,0 +1,46 @@
+// Real Chromium from Debian (never a downloaded browser). CHROME_PATH overrides the binary.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export const chromeArgs = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export default {
+  rootDir: '.',
+  nodeResolve: { exportConditions: ['production', 'browser'] },
+  files: ['test/**/*.test.ts', '!test/e2e/**', '!test/node/**'],
+  concurrency: 1,
+  concurrentBrowsers: 1,
+  testsFinishTimeout: 20 * 60 * 1000,
+  browserStartTimeout: 60000,
+  testFramework: { config: { timeout: 20000 } },
+  plugins: [esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath,
+        args: [...chromeArgs, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-'))}`],
+      },
+    }),
+  ],
+  coverageConfig: {
+    include: ['src/**/*.ts', 'elements/**/*.ts'],
+    exclude: ['**/node_modules/**', 'test/**', 'src/bundle.ts'],
+    threshold: { lines: 90, statements: 90, functions: 80, branches: 75 },
+    reportDir: 'coverage',
+  },
+  groups: [
+    { name: 'runtime', files: ['test/runtime/**/*.test.ts'] },
+    { name: 'elements', files: ['test/elements/**/*.test.ts'] },
+    { name: 'tools', files: ['test/tools/**/*.test.ts'] },
+    { name: 'demo', files: ['test/demo/**/*.test.ts'] },
+  ],
+};
