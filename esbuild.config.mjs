@@ -33,7 +33,7 @@ export async function buildAll({ only } = {}) {
   await copyVendor(join(site, 'ai-ops/vendor'));
   await esbuild.build({
     ...browserOptions,
-    entryPoints: { 'ai-ops': join(root, 'src/bundle.ts') },
+    entryPoints: { 'ai-ops': join(root, 'elements/bundle.ts') },
     outdir: join(root, 'dist'),
     metafile: true,
   });

@@ -33,14 +33,8 @@ export default {
   ],
   coverageConfig: {
     include: ['src/**/*.ts', 'elements/**/*.ts'],
-    exclude: ['**/node_modules/**', 'test/**', 'src/bundle.ts'],
+    exclude: ['**/node_modules/**', 'test/**', 'elements/bundle.ts'],
     threshold: { lines: 90, statements: 90, functions: 80, branches: 75 },
     reportDir: 'coverage',
   },
-  groups: [
-    { name: 'runtime', files: ['test/runtime/**/*.test.ts'] },
-    { name: 'elements', files: ['test/elements/**/*.test.ts'] },
-    { name: 'tools', files: ['test/tools/**/*.test.ts'] },
-    { name: 'demo', files: ['test/demo/**/*.test.ts'] },
-  ],
 };

@@ -67,8 +67,11 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
   const remove = (id: number) => {
     const { current, queued } = store.getState();
     if (current?.id === id) {
-      const [next = null, ...rest] = queued;
-      store.setState({ current: next, queued: rest });
+      // A queued request whose deadline has passed is declined, never shown (CONF-8).
+      const rest = [...queued];
+      while (rest.length && clock.now() >= rest[0].arrivedAt + deadlineMs) settle(rest.shift()!.id, null);
+      const [next = null, ...others] = rest;
+      store.setState({ current: next, queued: others });
     } else if (queued.some((r) => r.id === id)) {
       store.setState({ current, queued: queued.filter((r) => r.id !== id) });
     }

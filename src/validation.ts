@@ -19,6 +19,8 @@ export function compileInputValidator(schema: InputSchema): (input: unknown) => 
   const validator = new Validator(publishedSchema(schema) as Schema, '2020-12', false);
   const byteCaps = hasByteCaps(schema);
   return (input) => {
+    // The validator throws on `undefined` (not a JSON value); JSON has no such input either.
+    if (input === undefined) return fail(ErrorCode.invalidInput, 'the input must be a JSON value matching the schema, not undefined');
     const result = validator.validate(input);
     if (!result.valid) {
       // The leaf errors say what is wrong; the "properties"/"items" wrappers only repeat them.

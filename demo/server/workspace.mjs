@@ -119,7 +119,7 @@ function isInside(root, target) {
  * @param {unknown} path
  * @param {{allowRoot?: boolean}} [options]
  */
-export async function resolveInside(workspace, path, { allowRoot = false } = {}) {
+export async function resolveInside(workspace, path, { allowRoot = false, followLast = true } = {}) {
   if (typeof path !== 'string') throw new WorkspaceError('invalid_path', 'path must be a string');
   if (path.includes('\0')) throw new WorkspaceError('invalid_path', 'path contains a NUL character');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\\')) {
@@ -134,8 +134,9 @@ export async function resolveInside(workspace, path, { allowRoot = false } = {})
   }
   const relative = normal === '.' ? '' : normal;
   const absolute = relative ? join(workspace, ...relative.split('/')) : workspace;
-  // Walk up to the deepest existing ancestor and compare its real path.
-  let probe = absolute;
+  // Walk up to the deepest existing ancestor and compare its real path. Without followLast the
+  // last component is not resolved (unlink removes a link, not what it points to).
+  let probe = followLast ? absolute : join(absolute, '..');
   for (;;) {
     try {
       const real = await realpath(probe);
@@ -201,9 +202,9 @@ export async function writeTextFile(workspace, path, contents) {
   await writeFile(absolute, bytes);
 }
 
-/** Removes a file (never a directory). Errors: invalid_path, not_found, is_directory. */
+/** Removes a file or a symlink (never a directory). Errors: invalid_path, not_found, is_directory. */
 export async function removeFile(workspace, path) {
-  const { absolute } = await resolveInside(workspace, path);
+  const { absolute } = await resolveInside(workspace, path, { followLast: false });
   let info;
   try {
     info = await lstat(absolute);

@@ -4,7 +4,8 @@ package main
 
 // A native command for debugging the engine without a browser:
 //   go run . [run|test] DIR
-// runs DIR's files as the Web Worker would and exits with the job's exit code.
+// runs DIR's files as the Web Worker would and exits with the job's exit code
+// (GOTRACEBACK=none hides the interpreter's stack when an interpreted goroutine panics).
 
 import (
 	"fmt"

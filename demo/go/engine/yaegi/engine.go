@@ -202,6 +202,11 @@ func panicMessage(r interface{}) string {
 	if p, ok := r.(interp.Panic); ok {
 		r = p.Value
 	}
+	// Yaegi panics with reflect.Values for interpreted values; their methods (Error, String) are
+	// not visible from here, so such values print with %v.
+	if v, ok := r.(reflect.Value); ok && v.IsValid() && v.CanInterface() {
+		r = v.Interface()
+	}
 	switch v := r.(type) {
 	case error:
 		return v.Error()
@@ -305,6 +310,27 @@ func isTestName(name string) bool {
 	return !(c >= 'a' && c <= 'z')
 }
 
+// guard wraps each test so that a panic in the test function (on the test's goroutine) marks it
+// failed, prints "panic: … [recovered]" and stops the package's remaining tests (-test.failfast),
+// instead of crashing the whole engine. Panics on other goroutines still end the program.
+func guard(tests []testing.InternalTest, stdout io.Writer) []testing.InternalTest {
+	out := make([]testing.InternalTest, len(tests))
+	for k, t := range tests {
+		f := t.F
+		out[k] = testing.InternalTest{Name: t.Name, F: func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					fmt.Fprintf(stdout, "panic: %s [recovered]\n", panicMessage(r))
+					_ = flag.Set("test.failfast", "true")
+					t.FailNow()
+				}
+			}()
+			f(t)
+		}}
+	}
+	return out
+}
+
 func (p *project) test(stdout, stderr io.Writer) int {
 	if !flagsOnce {
 		flagsOnce = true
@@ -341,7 +367,10 @@ func (p *project) test(stdout, stderr io.Writer) int {
 				tests = append(tests, testing.InternalTest{Name: name, F: fn})
 			}
 		}
-		m := testing.MainStart(testDeps{}, tests, nil, nil, nil)
+		// A panicking test ends its package's run, as it ends a test binary; the panic is
+		// recovered so the other packages still run (see guard).
+		_ = flag.Set("test.failfast", "false")
+		m := testing.MainStart(testDeps{}, guard(tests, stdout), nil, nil, nil)
 		if m.Run() != 0 {
 			fmt.Fprintf(stdout, "FAIL\t%s\t%.3fs\n", ip, time.Since(start).Seconds())
 			code = 1

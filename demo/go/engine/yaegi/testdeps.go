@@ -38,17 +38,17 @@ func (testDeps) MatchString(pat, str string) (bool, error) {
 	}
 	return re.MatchString(str), nil
 }
-func (testDeps) StartCPUProfile(io.Writer) error               { return errNoProfiles }
-func (testDeps) StopCPUProfile()                               {}
-func (testDeps) WriteProfileTo(string, io.Writer, int) error   { return errNoProfiles }
-func (testDeps) ImportPath() string                            { return "" }
-func (testDeps) StartTestLog(io.Writer)                        {}
-func (testDeps) StopTestLog() error                            { return errNoProfiles }
-func (testDeps) SetPanicOnExit0(bool)                          {}
-func (testDeps) RunFuzzWorker(func(corpusEntry) error) error   { return errNoProfiles }
-func (testDeps) CheckCorpus([]any, []reflect.Type) error       { return nil }
-func (testDeps) ResetCoverage()                                {}
-func (testDeps) SnapshotCoverage()                             {}
+func (testDeps) StartCPUProfile(io.Writer) error             { return errNoProfiles }
+func (testDeps) StopCPUProfile()                             {}
+func (testDeps) WriteProfileTo(string, io.Writer, int) error { return errNoProfiles }
+func (testDeps) ImportPath() string                          { return "" }
+func (testDeps) StartTestLog(io.Writer)                      {}
+func (testDeps) StopTestLog() error                          { return errNoProfiles }
+func (testDeps) SetPanicOnExit0(bool)                        {}
+func (testDeps) RunFuzzWorker(func(corpusEntry) error) error { return errNoProfiles }
+func (testDeps) CheckCorpus([]any, []reflect.Type) error     { return nil }
+func (testDeps) ResetCoverage()                              {}
+func (testDeps) SnapshotCoverage()                           {}
 func (testDeps) ReadCorpus(string, []reflect.Type) ([]corpusEntry, error) {
 	return nil, errNoProfiles
 }

@@ -1,0 +1,122 @@
+import { expect } from '@open-wc/testing';
+import { ErrorCode, fail, serialize, succeed, isFailure } from '../../src/result.js';
+import { compileInputValidator, publishedSchema } from '../../src/validation.js';
+import { MAX_TEXT_BYTES, tail, head, stripTerminalControls, textSchema, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
+import { resolveRelativePath, writeFileSchema, listFilesSchema } from '../../src/files.js';
+import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
+import { defineOperation } from '../../src/definition.js';
+
+const allow: CallHooks = { isEnabled: () => true, skipsConfirmation: () => false, confirm: async () => () => {} };
+
+describe('envelope, limits and validation', () => {
+  it('[RES-2] success and failure envelopes have the specified shape', () => {
+    expect(JSON.parse(serialize(succeed({ id: 'a' })).json)).to.deep.equal({ ok: true, id: 'a' });
+    expect(JSON.parse(serialize(fail('not_found', 'gone', { output: 'x' })).json)).to.deep.equal({
+      ok: false, error: { code: 'not_found', message: 'gone' }, output: 'x',
+    });
+  });
+
+  it('[RES-3] the seven codes, and only those, make a failure', () => {
+    expect(Object.values(ErrorCode)).to.have.members(['invalid_input', 'not_found', 'too_large', 'not_ready', 'declined', 'timeout', 'failed']);
+    expect(isFailure({ ok: false, error: { code: 'nope', message: '' } })).to.equal(false);
+  });
+
+  it('[RES-1] a non-envelope or unserialisable result still answers a JSON envelope', () => {
+    const cyclic: Record<string, unknown> = { ok: true };
+    cyclic.self = cyclic;
+    expect(JSON.parse(serialize(cyclic).json).error.code).to.equal('failed');
+    expect(JSON.parse(serialize('bare string').json).error.code).to.equal('failed');
+    expect(JSON.parse(serialize({ ok: true, n: 10n }).json).error.code).to.equal('failed');
+  });
+
+  it('[RES-4] an exception thrown by check or execute becomes failed', async () => {
+    const throwsInCheck = compileOperation(defineOperation({
+      name: 't_a', description: 'テスト', inputSchema: { type: 'object', additionalProperties: false },
+      check: async () => { throw new Error('boom in check'); },
+      execute: async () => succeed(),
+    }));
+    const throwsInExecute = compileOperation(defineOperation({
+      name: 't_b', description: 'テスト', inputSchema: { type: 'object', additionalProperties: false },
+      execute: async () => { throw new TypeError('boom in execute'); },
+    }));
+    const a = JSON.parse((await runCall(throwsInCheck, {}, allow)).json);
+    const b = JSON.parse((await runCall(throwsInExecute, {}, allow)).json);
+    expect(a).to.deep.equal({ ok: false, error: { code: 'failed', message: 'boom in check' } });
+    expect(b).to.deep.equal({ ok: false, error: { code: 'failed', message: 'boom in execute' } });
+  });
+
+  it('[IN-1] every call is validated against the schema before check and execute', async () => {
+    let checked = 0;
+    let executed = 0;
+    const op = compileOperation(defineOperation({
+      name: 't_c', description: 'テスト',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
+      check: async () => { checked++; return null; },
+      execute: async ({ n }) => { executed++; return succeed({ n }); },
+    }));
+    for (const bad of [undefined, null, 'str', 42, [], { n: 'x' }, { n: 1.5 }, {}]) {
+      const { result } = await runCall(op, bad, allow);
+      expect(result.ok, JSON.stringify(bad)).to.equal(false);
+      expect((result as { error: { code: string } }).error.code).to.equal('invalid_input');
+    }
+    expect([checked, executed]).to.deep.equal([0, 0]);
+    expect((await runCall(op, { n: 2 }, allow)).result).to.deep.equal({ ok: true, n: 2 });
+  });
+
+  it('[IN-2] an unknown field is invalid_input and names the field', () => {
+    const validate = compileInputValidator(listFilesSchema);
+    const failure = validate({ path: 'a', extra: 1 });
+    expect(failure?.error.code).to.equal('invalid_input');
+    expect(failure?.error.message).to.contain('extra');
+  });
+
+  it('[IN-4] text fields take exactly 1 MB of UTF-8 and answer too_large one byte over', () => {
+    const validate = compileInputValidator(writeFileSchema);
+    const exact = 'あ'.repeat((MAX_TEXT_BYTES - 1) / 3) + 'a'; // 3 bytes each, plus one
+    expect(utf8ByteLength(exact)).to.equal(MAX_TEXT_BYTES);
+    expect(validate({ path: 'a.txt', contents: exact })).to.equal(null);
+    const over = exact + 'a';
+    expect(validate({ path: 'a.txt', contents: over })?.error.code).to.equal('too_large');
+    expect(validate({ path: 'a.txt', contents: 'a'.repeat(MAX_TEXT_BYTES + 1) })?.error.code).to.equal('too_large');
+    expect(utf8ByteLength('😀')).to.equal(4);
+    expect(utf8ByteLength('\ud800x')).to.equal(4);
+  });
+
+  it('[IN-4] agents see a standard maxLength instead of the maxBytes extension', () => {
+    const published = publishedSchema({ type: 'object', properties: { sql: textSchema('SQL') } });
+    expect(JSON.stringify(published)).not.to.contain('maxBytes');
+    expect((published.properties as Record<string, { maxLength: number }>).sql.maxLength).to.equal(MAX_TEXT_BYTES);
+  });
+
+  it('[IN-5] timeoutMs is an integer from 1,000 to 120,000 with default 30,000', () => {
+    const validate = compileInputValidator({ type: 'object', properties: { timeoutMs: timeoutSchema('上限') }, additionalProperties: false });
+    expect(timeoutSchema('x').default).to.equal(30000);
+    for (const ok of [1000, 30000, 120000]) expect(validate({ timeoutMs: ok })).to.equal(null);
+    for (const bad of [999, 120001, 1.5, '3000']) expect(validate({ timeoutMs: bad })?.error.code).to.equal('invalid_input');
+  });
+
+  it('[FILE-2] only relative paths inside the working directory are accepted', () => {
+    expect(resolveRelativePath('src/../main.go')).to.deep.equal({ ok: true, path: 'main.go' });
+    expect(resolveRelativePath('./a//b/')).to.deep.equal({ ok: true, path: 'a/b' });
+    expect(resolveRelativePath('.')).to.deep.equal({ ok: true, path: '' });
+    for (const bad of ['../x', '/abs', 'a/../../b', 'C:/x', 'a\\b', 'a\0b']) {
+      const result = resolveRelativePath(bad);
+      expect(result.ok, bad).to.equal(false);
+      expect((result as { error: { code: string } }).error.code).to.equal('invalid_input');
+    }
+  });
+
+  it('[FILE-1] the shared write schema caps contents at 1 MB and rejects unknown fields', () => {
+    expect(writeFileSchema.required).to.deep.equal(['path', 'contents']);
+    expect(writeFileSchema.additionalProperties).to.equal(false);
+    expect(writeFileSchema.properties.contents.maxBytes).to.equal(MAX_TEXT_BYTES);
+  });
+
+  it('[NODE-5] output keeps the last characters and drops terminal controls', () => {
+    expect(tail('abcdef', 3)).to.deep.equal({ output: 'def', truncated: true });
+    expect(tail('abc', 3)).to.deep.equal({ output: 'abc', truncated: false });
+    expect(tail('a😀b', 2).output).to.equal('b'); // never half a surrogate pair
+    expect(stripTerminalControls('\u001b[31mred\u001b[0m\r\nnext\u0007\u001b]0;title\u0007')).to.equal('red\nnext');
+    expect(head([1, 2, 3], 2)).to.deep.equal({ items: [1, 2], truncated: true });
+  });
+});

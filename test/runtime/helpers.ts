@@ -1,0 +1,109 @@
+// Fakes that isolate the runtime's units; the real polyfill and relay are exercised in
+// test/runtime/real-polyfill.test.ts and the end-to-end suite.
+import type { Clock } from '../../src/clock.js';
+import type { ScriptLoader } from '../../src/script-loader.js';
+import type { ModelContextLike, ModelContextTool } from '../../src/model-context.js';
+
+/** A clock that only moves when told to. */
+export class FakeClock implements Clock {
+  time: number;
+  private timers = new Map<number, { at: number; callback: () => void }>();
+  private nextId = 1;
+  constructor(start = Date.UTC(2026, 10, 29, 12, 0, 0)) {
+    this.time = start;
+  }
+  now = () => this.time;
+  setTimeout = (callback: () => void, ms: number) => {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + Math.max(0, ms), callback });
+    return id;
+  };
+  clearTimeout = (handle: unknown) => {
+    this.timers.delete(handle as number);
+  };
+  /** Moves time forward, firing due timers in order. */
+  advance(ms: number) {
+    const end = this.time + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.time = Math.max(this.time, due[1].at);
+      due[1].callback();
+    }
+    this.time = end;
+  }
+  get pending() {
+    return this.timers.size;
+  }
+}
+
+/** An in-memory Storage. */
+export class MemoryStorage implements Storage {
+  private map = new Map<string, string>();
+  get length() {
+    return this.map.size;
+  }
+  clear() {
+    this.map.clear();
+  }
+  getItem(key: string) {
+    return this.map.has(key) ? this.map.get(key)! : null;
+  }
+  key(index: number) {
+    return [...this.map.keys()][index] ?? null;
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.map.set(key, String(value));
+  }
+}
+
+/** A storage whose every access throws, as in a blocked-storage browser profile. */
+export class BrokenStorage extends MemoryStorage {
+  override getItem(): string | null {
+    throw new DOMException('blocked', 'SecurityError');
+  }
+  override setItem(): void {
+    throw new DOMException('quota', 'QuotaExceededError');
+  }
+  override removeItem(): void {
+    throw new DOMException('blocked', 'SecurityError');
+  }
+}
+
+/** A modelContext that records registrations and honours AbortSignals like the polyfill. */
+export class FakeModelContext implements ModelContextLike {
+  tools = new Map<string, ModelContextTool>();
+  refuse: string | null = null;
+  async registerTool(tool: ModelContextTool, options: { signal?: AbortSignal } = {}) {
+    if (this.refuse) throw new DOMException(this.refuse, 'NotAllowedError');
+    if (options.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    if (this.tools.has(tool.name)) throw new DOMException(`duplicate ${tool.name}`, 'InvalidStateError');
+    this.tools.set(tool.name, tool);
+    options.signal?.addEventListener('abort', () => this.tools.delete(tool.name), { once: true });
+  }
+  async execute(name: string, args: unknown) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`Tool not found: ${name}`);
+    return tool.execute(args);
+  }
+}
+
+/** A script loader that installs a FakeModelContext instead of fetching anything. */
+export class FakeLoader implements ScriptLoader {
+  loaded: string[] = [];
+  fail: RegExp | null = null;
+  constructor(readonly modelContext = new FakeModelContext(), readonly doc: Document = document) {}
+  async load(src: string) {
+    if (this.fail?.test(src)) throw new Error(`could not load ${src}`);
+    this.loaded.push(src);
+    (this.doc as Document & { modelContext?: unknown }).modelContext = this.modelContext;
+    return this.doc.createElement('script');
+  }
+}
+
+/** Resolves after pending promise callbacks ran. */
+export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
