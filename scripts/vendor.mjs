@@ -33,11 +33,12 @@ export function patchOnce(text, from, to, file) {
 }
 
 export function vendorPaths() {
-  const globalDir = dirname(require.resolve('@mcp-b/global/package.json'));
-  const relayDir = dirname(require.resolve('@mcp-b/webmcp-local-relay/package.json'));
+  // Both packages export only their main module, which sits in dist/ beside the browser files.
+  const globalDist = dirname(require.resolve('@mcp-b/global'));
+  const relayDist = dirname(require.resolve('@mcp-b/webmcp-local-relay'));
   return {
-    polyfill: join(globalDir, 'dist/index.iife.js'),
-    relayBrowser: join(relayDir, 'dist/browser'),
+    polyfill: join(globalDist, 'index.iife.js'),
+    relayBrowser: join(relayDist, 'browser'),
   };
 }
 

@@ -1,0 +1,43 @@
+// Builds the Go page's engine into <outdir>/engine/ (called by esbuild.config.mjs):
+//   engine/worker.js     the module Web Worker (demo/go/engine/worker.ts + wasm_exec.js)
+//   engine/yaegi.wasm    Yaegi for GOOS=js GOARCH=wasm (scripts/build-yaegi.mjs; ~40 s, cached)
+//   engine/wasm_exec.js  the Go support file the worker bundles, for reference
+// The page imports demo/go/engine/go-runner.ts and passes
+// { workerUrl: 'engine/worker.js', wasmUrl: 'engine/yaegi.wasm' } (relative to the page).
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildYaegi } from '../../scripts/build-yaegi.mjs';
+
+/**
+ * @param {{ esbuild: typeof import('esbuild'), browserOptions: import('esbuild').BuildOptions,
+ *   outdir: string, root: string, production: boolean }} options
+ */
+export async function build({ esbuild, browserOptions, outdir, root }) {
+  const { wasm, wasmExec } = await buildYaegi({ root });
+  const engineDir = join(outdir, 'engine');
+  await mkdir(engineDir, { recursive: true });
+  await esbuild.build({
+    ...browserOptions,
+    entryPoints: { worker: join(root, 'demo/go/engine/worker.ts') },
+    outdir: engineDir,
+    plugins: [
+      {
+        name: 'go-wasm-exec',
+        setup(b) {
+          // The worker's `import 'go-wasm-exec'` is the wasm_exec.js matching yaegi.wasm.
+          b.onResolve({ filter: /^go-wasm-exec$/ }, () => ({ path: wasmExec }));
+        },
+      },
+    ],
+  });
+  await copyIfChanged(wasm, join(engineDir, 'yaegi.wasm'));
+  await copyIfChanged(wasmExec, join(engineDir, 'wasm_exec.js'));
+}
+
+/** Skips copying the 34 MB wasm when the copy is already newer and the same size. */
+async function copyIfChanged(from, to) {
+  const src = await stat(from);
+  const dst = await stat(to).catch(() => undefined);
+  if (dst && dst.size === src.size && dst.mtimeMs >= src.mtimeMs) return;
+  await copyFile(from, to);
+}

@@ -1,0 +1,144 @@
+/**
+ * The Go page's engine worker (a module Web Worker, built to engine/worker.js by demo/go/build.mjs).
+ *
+ * It runs one job in Yaegi compiled to WebAssembly (demo/go/engine/yaegi/): the runner posts
+ * `init` with the compiled module, the Go program starts and calls `__yaegiReady`, the runner
+ * posts `run`, output streams back as it is written, and `exit` ends the job. A Go instance
+ * cannot run twice, so the runner makes a new worker for every job; stopping is terminate().
+ */
+// build.mjs resolves this to the wasm_exec.js of the Go that built yaegi.wasm; it defines
+// globalThis.Go and, in a browser, a stub globalThis.fs whose writes end up in writeSync.
+import 'go-wasm-exec';
+import type { FromWorker, GoMode, ToWorker } from './protocol.js';
+
+/** The parts of wasm_exec.js's `Go` class this worker uses. */
+interface GoInstance {
+  argv: string[];
+  env: Record<string, string>;
+  exit: (code: number) => void;
+  importObject: WebAssembly.Imports;
+  run(instance: WebAssembly.Instance): Promise<void>;
+}
+
+/** What main.go looks up on globalThis. */
+interface YaegiGlobals {
+  Go: new () => GoInstance;
+  fs: { writeSync(fd: number, buf: Uint8Array): number };
+  process: { cwd(): string };
+  __yaegiReady?: () => void;
+  __yaegiRun?: (job: { files: Record<string, string>; mode: GoMode }) => void;
+}
+
+interface WorkerScope {
+  postMessage(message: FromWorker): void;
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+}
+
+const scope = self as unknown as WorkerScope;
+const g = globalThis as unknown as YaegiGlobals;
+
+let mode: GoMode = 'run';
+let started = false;
+let ready = false;
+let ran = false;
+let finished = false;
+let pendingJob: { files: Record<string, string>; mode: GoMode } | undefined;
+
+// One streaming decoder per file descriptor: a write may end inside a UTF-8 sequence.
+const decoders = new Map<number, TextDecoder>();
+
+/**
+ * Testing's t.Log/t.Error prefix the caller's file:line; under Yaegi that caller is reflect's
+ * value.go, which means nothing to the user, so `go test` output drops it.
+ */
+const hostCaller = /^(\s+)value\.go:\d+: /gm;
+
+function post(message: FromWorker): void {
+  scope.postMessage(message);
+}
+
+function emit(fd: number, text: string): void {
+  if (!text) return;
+  post({ type: 'output', text: mode === 'test' && fd === 1 ? text.replace(hostCaller, '$1') : text });
+}
+
+g.fs.writeSync = (fd: number, buf: Uint8Array): number => {
+  let decoder = decoders.get(fd);
+  if (!decoder) decoders.set(fd, (decoder = new TextDecoder('utf-8')));
+  emit(fd, decoder.decode(buf, { stream: true }));
+  return buf.length;
+};
+// Yaegi asks for the working directory when an import is not found; wasm_exec's stub throws.
+g.process.cwd = () => '/';
+
+function finish(code: number): void {
+  if (finished) return;
+  finished = true;
+  for (const [fd, decoder] of decoders) emit(fd, decoder.decode());
+  if (!ran) {
+    post({ type: 'error', message: `the Go engine exited before its job (exit code ${code})` });
+    return;
+  }
+  // `go test` exits 1 for any failing package, whatever the test binary's own exit code was
+  // (a crash is 2, os.Exit(n) is n).
+  post({ type: 'exit', exitCode: mode === 'test' && code !== 0 ? 1 : code });
+}
+
+function runJob(job: { files: Record<string, string>; mode: GoMode }): void {
+  mode = job.mode;
+  ran = true;
+  try {
+    const run = g.__yaegiRun;
+    if (!run) throw new Error('the Go engine is not ready');
+    // main.go may run the whole job inside this call, up to its exit.
+    run(job);
+  } catch (err) {
+    if (finished) return;
+    emit(2, `fatal error: ${String(err)}\n`);
+    finish(2);
+  }
+}
+
+async function start(module: WebAssembly.Module): Promise<void> {
+  const go = new g.Go();
+  go.argv = ['yaegi'];
+  // An interpreted goroutine's panic crashes the program; show the panic, not Yaegi's Go stack.
+  go.env = { GOTRACEBACK: 'none' };
+  go.exit = finish;
+  g.__yaegiReady = () => {
+    ready = true;
+    post({ type: 'ready' });
+    // Hand over the job after main.go has returned to its channel receive, not from inside its call.
+    if (pendingJob) {
+      const job = pendingJob;
+      pendingJob = undefined;
+      setTimeout(() => runJob(job), 0);
+    }
+  };
+  try {
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    await go.run(instance);
+  } catch (err) {
+    if (!ready && !ran) {
+      finished = true;
+      post({ type: 'error', message: `the Go engine failed to start: ${String(err)}` });
+      return;
+    }
+    // A trap in the wasm (out of memory, …): report it as a crash.
+    emit(2, `fatal error: ${String(err)}\n`);
+    finish(2);
+  }
+}
+
+scope.onmessage = (event: MessageEvent<ToWorker>) => {
+  const msg = event.data;
+  if (msg.type === 'init') {
+    if (started) return;
+    started = true;
+    void start(msg.module);
+  } else if (msg.type === 'run') {
+    if (ran || pendingJob) return;
+    if (ready) runJob({ files: msg.files, mode: msg.mode });
+    else pendingJob = { files: msg.files, mode: msg.mode };
+  }
+};

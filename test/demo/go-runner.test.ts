@@ -1,0 +1,224 @@
+// GoRunner against the real engine: yaegi.wasm + worker.js built by demo/go/build.mjs into
+// dist/site/go/engine/ (build first: `node esbuild.config.mjs go`).
+import { expect } from '@open-wc/testing';
+import { GoRunner, type GoFiles, type GoMode, type GoRunnerState } from '../../demo/go/engine/go-runner.js';
+
+const engine = { workerUrl: '/dist/site/go/engine/worker.js', wasmUrl: '/dist/site/go/engine/yaegi.wasm' };
+
+const GO_MOD = 'module example.com/app\n\ngo 1.19\n';
+
+async function runGo(runner: GoRunner, files: GoFiles, mode: GoMode = 'run') {
+  let output = '';
+  const started = performance.now();
+  const { done } = runner.start(files, mode, (chunk) => {
+    output += chunk;
+  });
+  const result = await done;
+  return { ...result, output, ms: performance.now() - started };
+}
+
+function main(body: string, imports: string[] = ['fmt']): Record<string, string> {
+  return {
+    'go.mod': GO_MOD,
+    'main.go': `package main\n\nimport (\n${imports.map((i) => `\t"${i}"\n`).join('')})\n\n${body}\n`,
+  };
+}
+
+describe('GoRunner (Yaegi in a Web Worker)', function () {
+  // The first load fetches and compiles a 34 MB wasm.
+  this.timeout(120000);
+
+  const runner = new GoRunner(engine);
+  const states: GoRunnerState[] = [];
+  runner.subscribe((s) => states.push(s));
+
+  after(() => runner.dispose());
+
+  it('[GO-4] loads lazily: nothing is fetched before load(), load() is idempotent and reports loading', async () => {
+    expect(runner.loaded).to.equal(false);
+    expect(runner.state).to.equal('idle');
+    const started = performance.now();
+    const first = runner.load();
+    expect(runner.state).to.equal('loading');
+    const second = runner.load();
+    await Promise.all([first, second]);
+    console.log(`[go] cold load (fetch + compile yaegi.wasm): ${Math.round(performance.now() - started)} ms`);
+    expect(runner.loaded).to.equal(true);
+    expect(runner.state).to.equal('idle');
+    expect(states).to.deep.equal(['loading', 'idle']);
+    await runner.load();
+  });
+
+  it('[GO-4] a wasm that cannot be fetched makes load() reject, and start() reject its done', async () => {
+    const broken = new GoRunner({ ...engine, wasmUrl: '/dist/site/go/engine/missing.wasm' });
+    let error: unknown;
+    await broken.load().catch((e: unknown) => (error = e));
+    expect(String(error)).to.contain('missing.wasm');
+    expect(broken.state).to.equal('idle');
+    error = undefined;
+    await broken.start(main('func main() {}'), 'run', () => {}).done.catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(Error);
+  });
+
+  it('[GO-5] hello world exits 0 with its output; a second run works', async () => {
+    const first = await runGo(runner, main('func main() { fmt.Println("hello, world") }'));
+    expect(first).to.include({ exitCode: 0, stopped: false });
+    expect(first.output).to.equal('hello, world\n');
+    const second = await runGo(runner, main('func main() { fmt.Println("again") }'));
+    expect(second.exitCode).to.equal(0);
+    expect(second.output).to.equal('again\n');
+    console.log(`[go] first run: ${Math.round(first.ms)} ms, second run: ${Math.round(second.ms)} ms`);
+  });
+
+  it('[GO-7] state is running during a job and a second start throws', async () => {
+    states.length = 0;
+    const job = runner.start(main('func main() { fmt.Println("x") }'), 'run', () => {});
+    expect(runner.state).to.equal('running');
+    expect(() => runner.start(main('func main() {}'), 'run', () => {})).to.throw(/running/);
+    await job.done;
+    expect(runner.state).to.equal('idle');
+    expect(states).to.deep.equal(['running', 'idle']);
+  });
+
+  it('[GO-5] a compile error exits 1 with the error in the output', async () => {
+    const r = await runGo(runner, main('func main() {\n\tundefinedThing()\n}'));
+    expect(r.exitCode).to.equal(1);
+    expect(r.output).to.contain('undefined: undefinedThing');
+    expect(r.output).to.contain('main.go:');
+  });
+
+  it('[GO-5] os.Exit(3) exits 3 without running deferred calls', async () => {
+    const r = await runGo(runner, main('func main() {\n\tdefer fmt.Println("deferred")\n\tfmt.Println("bye")\n\tos.Exit(3)\n}', ['fmt', 'os']));
+    expect(r.exitCode).to.equal(3);
+    expect(r.output).to.equal('bye\n');
+  });
+
+  it('[GO-5] a panic exits 2 with the panic message', async () => {
+    const r = await runGo(runner, main('func main() {\n\tfmt.Println("before")\n\tpanic("boom")\n}'));
+    expect(r.exitCode).to.equal(2);
+    expect(r.output).to.contain('before\n');
+    expect(r.output).to.contain('panic: boom');
+  });
+
+  it('[GO-5] a panic on another goroutine exits 2 with the panic message', async () => {
+    const r = await runGo(runner, main('func main() {\n\tgo func() { panic("in goroutine") }()\n\ttime.Sleep(time.Second)\n}', ['time']));
+    expect(r.exitCode).to.equal(2);
+    expect(r.output).to.contain('panic: in goroutine');
+    expect(r.output).not.to.contain('github.com/traefik/yaegi');
+  });
+
+  it('[GO-5] log.Fatal exits 1 with its message', async () => {
+    const r = await runGo(runner, main('func main() {\n\tlog.SetFlags(0)\n\tlog.Fatalf("fatal %d", 7)\n}', ['log']));
+    expect(r.exitCode).to.equal(1);
+    expect(r.output).to.equal('fatal 7\n');
+  });
+
+  it('[GO-3] [GO-5] go test prints raw === RUN / --- PASS / --- FAIL output and exits 1 when a test fails', async () => {
+    const files = {
+      'go.mod': GO_MOD,
+      'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
+      'calc/calc_test.go':
+        'package calc\n\nimport "testing"\n\n' +
+        'func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("wrong")\n\t}\n}\n\n' +
+        'func TestBroken(t *testing.T) {\n\tt.Errorf("got %d, want %d", Add(2, 2), 5)\n}\n',
+      'main.go': 'package main\n\nfunc main() {}\n',
+    };
+    const r = await runGo(runner, files, 'test');
+    expect(r.exitCode).to.equal(1);
+    expect(r.output).to.contain('=== RUN   TestAdd\n--- PASS: TestAdd');
+    expect(r.output).to.contain('=== RUN   TestBroken\n');
+    expect(r.output).to.contain('    got 4, want 5\n--- FAIL: TestBroken');
+    expect(r.output).to.contain('FAIL\texample.com/app/calc');
+    expect(r.output).to.contain('?   \texample.com/app\t[no test files]');
+    expect(r.output).not.to.contain('value.go');
+  });
+
+  it('[GO-3] [GO-5] go test exits 0 when every test of every package passes', async () => {
+    const files = {
+      'go.mod': GO_MOD,
+      'a/a_test.go': 'package a\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n',
+      'b/b_test.go': 'package b\n\nimport "testing"\n\nfunc TestB(t *testing.T) { t.Log("in b") }\n',
+    };
+    const r = await runGo(runner, files, 'test');
+    expect(r.exitCode).to.equal(0);
+    expect(r.output).to.contain('--- PASS: TestA');
+    expect(r.output).to.contain('    in b\n--- PASS: TestB');
+    expect(r.output).to.contain('ok  \texample.com/app/a');
+    expect(r.output).to.contain('ok  \texample.com/app/b');
+  });
+
+  it('[GO-5] a panicking test fails its package with the panic message and exit 1', async () => {
+    const files = {
+      'go.mod': GO_MOD,
+      'p/p_test.go': 'package p\n\nimport "testing"\n\nfunc TestPanics(t *testing.T) { panic("test boom") }\n',
+    };
+    const r = await runGo(runner, files, 'test');
+    expect(r.exitCode).to.equal(1);
+    expect(r.output).to.contain('panic: test boom');
+    expect(r.output).to.contain('--- FAIL: TestPanics');
+  });
+
+  it('[GO-3] main imports a package from a subdirectory through the go.mod module path', async () => {
+    const files = {
+      'go.mod': GO_MOD,
+      'main.go': 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/app/greet"\n)\n\nfunc main() { fmt.Println(greet.Hello("gopher")) }\n',
+      'greet/greet.go': 'package greet\n\nfunc Hello(name string) string { return "hello, " + name }\n',
+      'docs/': '',
+    };
+    const r = await runGo(runner, new Map(Object.entries(files)));
+    expect(r.output).to.equal('hello, gopher\n');
+    expect(r.exitCode).to.equal(0);
+  });
+
+  for (const pkg of ['syscall/js', 'syscall', 'unsafe']) {
+    it(`[GO-8] importing ${pkg} fails to compile with exit 1`, async () => {
+      const r = await runGo(runner, main('func main() { fmt.Println(x) }', ['fmt', pkg]).valueOf() as Record<string, string>);
+      expect(r.exitCode).to.equal(1);
+      expect(r.output).to.contain(`import "${pkg}"`);
+    });
+  }
+
+  it('[GO-6] stop() ends a `for {}` program promptly and the next run works', async () => {
+    let output = '';
+    const job = runner.start(main('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}'), 'run', (c) => (output += c));
+    // Wait until the program is inside its loop.
+    const deadline = performance.now() + 30000;
+    while (!output.includes('spinning') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(output).to.equal('spinning\n');
+    const stopAt = performance.now();
+    job.stop();
+    const result = await job.done;
+    expect(result).to.deep.equal({ exitCode: -1, stopped: true });
+    expect(performance.now() - stopAt).to.be.below(100);
+    expect(runner.state).to.equal('idle');
+    const next = await runGo(runner, main('func main() { fmt.Println("after stop") }'));
+    expect(next.exitCode).to.equal(0);
+    expect(next.output).to.equal('after stop\n');
+    console.log(`[go] restart after stop (stop → next run done): ${Math.round(performance.now() - stopAt)} ms`);
+  });
+
+  it('[GO-3] [GO-4] the job runs the files as they were at start, not later edits', async () => {
+    const files = new Map(Object.entries(main('func main() {\n\ttime.Sleep(300 * time.Millisecond)\n\tfmt.Println("original")\n}', ['fmt', 'time'])));
+    let output = '';
+    const { done } = runner.start(files, 'run', (c) => (output += c));
+    files.set('main.go', 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("edited") }\n');
+    files.delete('go.mod');
+    const r = await done;
+    expect(r.exitCode).to.equal(0);
+    expect(output).to.equal('original\n');
+  });
+
+  it('[GO-5] output streams while the program runs and multi-byte text survives chunking', async () => {
+    const chunks: string[] = [];
+    const { done } = runner.start(
+      main('func main() {\n\tfmt.Println("こんにちは")\n\ttime.Sleep(200 * time.Millisecond)\n\tfmt.Print("世界")\n}', ['fmt', 'time']),
+      'run',
+      (c) => chunks.push(c),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    const before = chunks.join('');
+    await done;
+    expect(chunks.join('')).to.equal('こんにちは\n世界');
+    expect(before).to.equal('こんにちは\n');
+  });
+});

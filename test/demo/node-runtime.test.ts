@@ -1,0 +1,121 @@
+// The node page's runner client in real Chromium, against a scripted fetch (web-test-runner has
+// no demo server; test/node/runner-client.test.mjs runs the same client against the real one).
+import { expect } from '@open-wc/testing';
+import { NodeRuntime, NodeRuntimeError, TOKEN_PLACEHOLDER, isExcludedPath, readRunnerToken } from '../../demo/node/engine/node-runtime.js';
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+const json = (value: unknown, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+
+/** A response whose body arrives in the given pieces, cut anywhere (even inside a line). */
+const chunked = (pieces: string[]) => {
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const piece of pieces) {
+        controller.enqueue(encoder.encode(piece));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } });
+};
+
+const info = { ok: true, api: 1, excludes: { patterns: ['node_modules/'], maxFileBytes: 1048576, textOnly: true }, outputLimit: 200000 };
+
+function scriptedFetch(routes: Record<string, (call: Call) => Response>) {
+  const calls: Call[] = [];
+  const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const call: Call = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: init?.headers as Record<string, string>,
+      body: JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>,
+    };
+    calls.push(call);
+    const endpoint = call.url.split('/').pop() ?? '';
+    const route = routes[endpoint];
+    if (!route) return json({ ok: false, code: 'unknown_endpoint' }, 404);
+    return route(call);
+  }) as typeof fetch;
+  return { calls, fetchImpl };
+}
+
+describe('NodeRuntime (browser)', () => {
+  it('[NODE-1] readRunnerToken returns the injected token and null for an unreplaced placeholder', () => {
+    const doc = document.implementation.createHTMLDocument('x');
+    expect(readRunnerToken(doc)).to.equal(null);
+    doc.head.innerHTML = `<meta name="ai-ops-runner-token" content="${TOKEN_PLACEHOLDER}">`;
+    expect(readRunnerToken(doc)).to.equal(null);
+    doc.head.innerHTML = '<meta name="ai-ops-runner-token" content="abc123">';
+    expect(readRunnerToken(doc)).to.equal('abc123');
+  });
+
+  it('[NODE-1] boot() posts JSON with the token to the base URL and loads rules and tree', async () => {
+    const { calls, fetchImpl } = scriptedFetch({
+      info: () => json(info),
+      tree: () => json({ ok: true, truncated: false, entries: [{ path: 'index.js', kind: 'file', excluded: false }] }),
+    });
+    const runtime = new NodeRuntime({ baseUrl: '/__runner', token: 'T', fetch: fetchImpl });
+    await runtime.boot();
+    expect(calls.map((c) => [c.url, c.method])).to.deep.equal([['/__runner/info', 'POST'], ['/__runner/tree', 'POST']]);
+    expect(calls[0].headers).to.include({ 'x-ai-ops-token': 'T', 'content-type': 'application/json' });
+    expect(runtime.excludes.patterns).to.deep.equal(['node_modules/']);
+    expect(runtime.files.tree.getState()).to.deep.equal([{ path: 'index.js', kind: 'file', excluded: false }]);
+  });
+
+  it('[NODE-1] a refused token makes boot() reject with NodeRuntimeError', async () => {
+    const { fetchImpl } = scriptedFetch({ info: () => json({ ok: false, code: 'bad_token', message: 'wrong token' }, 403) });
+    const runtime = new NodeRuntime({ token: 'bad', fetch: fetchImpl });
+    let error: unknown;
+    try {
+      await runtime.boot();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).to.be.instanceOf(NodeRuntimeError);
+    expect((error as NodeRuntimeError).status).to.equal(403);
+    expect((error as NodeRuntimeError).code).to.equal('bad_token');
+  });
+
+  it('[NODE-5] output lines split across chunks are reassembled; a dropped beginning sets truncated', async () => {
+    const wire = { id: 'p1', name: 'ai: node', command: 'node', args: ['x.js'], pid: 7, status: 'running', exitCode: null };
+    const { fetchImpl } = scriptedFetch({
+      info: () => json(info),
+      tree: () => json({ ok: true, truncated: false, entries: [] }),
+      spawn: () => json({ ok: true, process: wire }),
+      output: () => chunked([
+        '{"type":"output","offset":10,"da',
+        'ta":"héllo "}\n{"type":"output","offset":16,"data":"wörld\\n"}\n',
+        '{"type":"exit","process":{"id":"p1","name":"ai: node","command":"node","args":["x.js"],"pid":7,"status":"exited","exitCode":2}}\n',
+      ]),
+    });
+    const runtime = new NodeRuntime({ token: 'T', fetch: fetchImpl });
+    await runtime.boot();
+    const proc = await runtime.processes.start('node', ['x.js'], { name: 'ai: node' });
+    const chunks: string[] = [];
+    proc.output.subscribe((chunk) => chunks.push(chunk));
+    expect(await proc.exit).to.equal(2);
+    expect(chunks.join('')).to.equal('héllo wörld\n');
+    expect(proc.output.truncated).to.equal(true);
+    expect(runtime.processes.list.getState()).to.deep.equal([
+      { id: 'p1', name: 'ai: node', command: 'node', args: ['x.js'], status: 'exited', exitCode: 2 },
+    ]);
+  });
+
+  it('[FILE-3] isExcludedPath matches directory patterns at any depth, not file names', () => {
+    const patterns = ['node_modules/', '.git/'];
+    expect(isExcludedPath('node_modules', 'directory', patterns)).to.equal(true);
+    expect(isExcludedPath('a/node_modules/b/c.js', 'file', patterns)).to.equal(true);
+    expect(isExcludedPath('src/.git/HEAD', 'file', patterns)).to.equal(true);
+    expect(isExcludedPath('node_modules', 'file', patterns)).to.equal(false);
+    expect(isExcludedPath('src/node_modules.js', 'file', patterns)).to.equal(false);
+  });
+});

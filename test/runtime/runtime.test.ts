@@ -1,0 +1,327 @@
+import { expect } from '@open-wc/testing';
+import { createAiOps, type AiOpsOptions } from '../../src/runtime.js';
+import { defineOperation } from '../../src/definition.js';
+import { fail, succeed } from '../../src/result.js';
+import { permissionKey } from '../../src/permission-store.js';
+import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+
+const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+function definitions(log: string[] = []) {
+  return [
+    defineOperation({
+      name: 'demo_read',
+      description: '読む',
+      inputSchema: empty,
+      annotations: { readOnlyHint: true, untrustedContentHint: true },
+      execute: async () => { log.push('read'); return succeed({ text: 'hello' }); },
+    }),
+    defineOperation({
+      name: 'demo_delete',
+      description: '消す',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+      annotations: { consequentialHint: true },
+      check: async ({ path }) => { log.push('check'); return path === 'missing' ? fail('not_found', 'no such file') : null; },
+      confirmation: ({ path }) => { log.push('confirmation'); return { title: `ファイル「${path}」を削除する`, summary: 's', actionLabel: '削除する' }; },
+      execute: async ({ path }) => { log.push('execute'); return succeed({ path }); },
+    }),
+  ];
+}
+
+function setup(extra: Partial<AiOpsOptions> = {}) {
+  const clock = new FakeClock();
+  const storage = new MemoryStorage();
+  const loader = new FakeLoader();
+  const aiOps = createAiOps({ clock, storage, loader, embedded: false, autoReconnect: false, assetsBase: '/vendor/', ...extra });
+  return { clock, storage, loader, aiOps, mc: loader.modelContext };
+}
+
+const parse = (text: string) => JSON.parse(text);
+
+describe('runtime and tool sessions', () => {
+  afterEach(() => document.querySelectorAll('[data-webmcp-relay]').forEach((e) => e.remove()));
+
+  it('[SW-2] [SW-7] on loads the polyfill then the relay embed and registers every definition; nothing before', async () => {
+    const { aiOps, loader, mc } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    await flush();
+    expect(loader.loaded).to.deep.equal([]);
+    expect(mc.tools.size).to.equal(0);
+    session.turnOn();
+    await flush();
+    expect(loader.loaded.map((src) => new URL(src).pathname)).to.deep.equal(['/vendor/mcp-b-global.js', '/vendor/relay/embed.js']);
+    expect([...mc.tools.keys()]).to.deep.equal(['demo_read', 'demo_delete']);
+    expect(session.getState().status).to.equal('on');
+    expect(mc.tools.get('demo_read')!.annotations).to.deep.equal({ readOnlyHint: true, untrustedContentHint: true });
+  });
+
+  it('[REG-1] [SW-3] off aborts the registrations and declines waiting confirmations; running calls finish and are logged', async () => {
+    const { aiOps, mc } = setup();
+    let release!: () => void;
+    const slow = defineOperation({
+      name: 'demo_slow', description: '遅い', inputSchema: empty,
+      execute: () => new Promise((resolve) => { release = () => resolve(succeed({ done: true })); }),
+    });
+    const session = aiOps.provideOperations('demo', [...definitions(), slow]);
+    session.turnOn();
+    await flush();
+    const running = mc.execute('demo_slow', {});
+    const waiting = mc.execute('demo_delete', { path: 'a.txt' });
+    await flush();
+    expect(aiOps.confirmations.getState().current?.name).to.equal('demo_delete');
+    session.turnOff();
+    expect(mc.tools.size).to.equal(0);
+    expect(parse((await waiting).content[0].text).error.code).to.equal('declined');
+    expect(aiOps.confirmations.getState().current).to.equal(null);
+    release();
+    expect(parse((await running).content[0].text)).to.deep.equal({ ok: true, done: true });
+    expect(aiOps.log.getState().entries.map((e) => [e.name, e.status])).to.deep.equal([['demo_delete', 'declined'], ['demo_slow', 'success']]);
+  });
+
+  it('[SW-7] the relay widget is removed when the last switch turns off', async () => {
+    const { aiOps, storage } = setup();
+    const a = aiOps.provideOperations('demo', definitions());
+    a.turnOn();
+    await flush();
+    const frame = document.createElement('iframe');
+    frame.dataset.webmcpRelay = '1';
+    document.body.append(frame);
+    a.turnOff();
+    expect(document.querySelector('[data-webmcp-relay]')).to.equal(null);
+    expect(storage.length).to.equal(0);
+  });
+
+  it('[REG-2] a stored "on" registers as soon as the definitions arrive', async () => {
+    const { aiOps, storage, clock, mc } = setup();
+    storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
+    aiOps.provideOperations('demo', definitions());
+    await flush();
+    expect(mc.tools.size).to.equal(2);
+  });
+
+  it('[REG-4] order per call: expiry, schema, check, confirmation, execute', async () => {
+    const { aiOps, mc } = setup();
+    const calls: string[] = [];
+    const session = aiOps.provideOperations('demo', definitions(calls));
+    session.turnOn();
+    await flush();
+    const bad = await mc.execute('demo_delete', { path: 1 });
+    expect(parse(bad.content[0].text).error.code).to.equal('invalid_input');
+    expect(calls).to.deep.equal([]);
+    const missing = await mc.execute('demo_delete', { path: 'missing' });
+    expect(parse(missing.content[0].text).error.code).to.equal('not_found');
+    expect(calls).to.deep.equal(['check']);
+    const call = mc.execute('demo_delete', { path: 'a' });
+    await flush();
+    expect(calls).to.deep.equal(['check', 'check', 'confirmation']);
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    expect(parse((await call).content[0].text)).to.deep.equal({ ok: true, path: 'a' });
+    expect(calls).to.deep.equal(['check', 'check', 'confirmation', 'execute']);
+  });
+
+  it('[DEF-5] check runs before any confirmation, and only definitions with confirmation show a dialog', async () => {
+    const { aiOps, mc } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await flush();
+    let shown = 0;
+    aiOps.confirmations.subscribe(() => { if (aiOps.confirmations.getState().current) shown++; });
+    await mc.execute('demo_read', {});
+    await mc.execute('demo_delete', { path: 'missing' });
+    expect(shown).to.equal(0);
+  });
+
+  it('[REG-3] a call after enabledUntil turns the switch off and answers declined', async () => {
+    const { aiOps, clock, mc } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await flush();
+    const { execute } = mc.tools.get('demo_read')!;
+    clock.time += 7 * 24 * 3600 * 1000; // the expiry timer has not fired (background tab)
+    const answer = await execute({});
+    expect(parse(answer.content[0].text).error.code).to.equal('declined');
+    expect(session.getState().status).to.equal('off');
+    expect(mc.tools.size).to.equal(0);
+  });
+
+  it('[REG-5] [VER-5] one log entry per settled call, failures and declined included', async () => {
+    const { aiOps, mc } = setup();
+    aiOps.provideOperations('demo', definitions()).turnOn();
+    await flush();
+    await mc.execute('demo_read', {});
+    await mc.execute('demo_read', { nope: 1 });
+    const pending = mc.execute('demo_delete', { path: 'x' });
+    await flush();
+    expect(aiOps.log.getState().entries).to.have.length(2); // the waiting call is not shown
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    await pending;
+    const rows = aiOps.log.getState().entries.map((e) => ({ name: e.name, args: e.args, status: e.status, ok: parse(e.resultJson).ok }));
+    expect(rows).to.deep.equal([
+      { name: 'demo_read', args: {}, status: 'success', ok: true },
+      { name: 'demo_read', args: { nope: 1 }, status: 'failure', ok: false },
+      { name: 'demo_delete', args: { path: 'x' }, status: 'declined', ok: false },
+    ]);
+  });
+
+  it('[CONF-5] checked + action: later calls skip the dialog; やめる never saves it', async () => {
+    const { aiOps, mc, storage } = setup();
+    aiOps.provideOperations('demo', definitions()).turnOn();
+    await flush();
+    const first = mc.execute('demo_delete', { path: 'a' });
+    await flush();
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    await first;
+    expect(JSON.parse(storage.getItem(permissionKey('demo'))!).skipConfirmUntil).to.equal(null);
+    const second = mc.execute('demo_delete', { path: 'b' });
+    await flush();
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id, { skipFuture: true });
+    await second;
+    expect(JSON.parse(storage.getItem(permissionKey('demo'))!).skipConfirmUntil).to.be.a('number');
+    const third = await mc.execute('demo_delete', { path: 'c' });
+    expect(parse(third.content[0].text)).to.deep.equal({ ok: true, path: 'c' });
+  });
+
+  it('[CONF-7] operations without confirmation never wait behind a dialog', async () => {
+    const { aiOps, mc } = setup();
+    aiOps.provideOperations('demo', definitions()).turnOn();
+    await flush();
+    const waiting = mc.execute('demo_delete', { path: 'a' });
+    await flush();
+    const read = await mc.execute('demo_read', {});
+    expect(parse(read.content[0].text).ok).to.equal(true);
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    await waiting;
+  });
+
+  it('[RELAY-3] execute answers a CallToolResult with the JSON text and isError when ok is false', async () => {
+    const { aiOps, mc } = setup();
+    aiOps.provideOperations('demo', definitions()).turnOn();
+    await flush();
+    const ok = await mc.execute('demo_read', {});
+    expect(ok).to.deep.equal({ content: [{ type: 'text', text: '{"text":"hello","ok":true}' }] });
+    const bad = await mc.execute('demo_read', { extra: true });
+    expect(bad.isError).to.equal(true);
+    expect(bad.content).to.have.length(1);
+    expect(parse(bad.content[0].text).error.code).to.equal('invalid_input');
+  });
+
+  it('[SW-4] a script that fails to load turns the switch back off with the reason', async () => {
+    const { aiOps, loader, storage } = setup();
+    loader.fail = /embed\.js/;
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await flush();
+    expect(session.getState()).to.include({ status: 'off' });
+    expect(session.getState().error).to.contain('embed.js');
+    expect(storage.getItem(permissionKey('demo'))).to.equal(null);
+    expect(loader.modelContext.tools.size).to.equal(0);
+    loader.fail = null;
+    session.turnOn();
+    expect(session.getState().error).to.equal(null);
+    await flush();
+    expect(session.getState().status).to.equal('on');
+  });
+
+  it('[SW-4] a refused registration, also for a stored "on" at page load, turns the switch off', async () => {
+    const { aiOps, loader, storage, clock } = setup();
+    storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
+    loader.modelContext.refuse = 'registration refused by policy';
+    const session = aiOps.provideOperations('demo', definitions());
+    await flush();
+    expect(session.getState().status).to.equal('off');
+    expect(session.getState().error).to.contain('refused by policy');
+    expect(storage.getItem(permissionKey('demo'))).to.equal(null);
+  });
+
+  it('[SW-5] an embedded page reads no stored state, loads nothing and registers nothing', async () => {
+    const { storage, clock, loader } = setup();
+    storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
+    const reads: string[] = [];
+    const spy = Object.assign(Object.create(storage), { getItem: (k: string) => { reads.push(k); return storage.getItem(k); } });
+    const aiOps = createAiOps({ clock, storage: spy, loader, embedded: true, autoReconnect: false });
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await flush();
+    expect(aiOps.embedded).to.equal(true);
+    expect(session.getState()).to.include({ embedded: true, status: 'off' });
+    expect(reads).to.deep.equal([]);
+    expect(loader.loaded).to.deep.equal([]);
+  });
+
+  it('[SW-5] the embedding check is window.self !== window.top', async () => {
+    const { isEmbedded } = await import('../../src/embedding.js');
+    expect(isEmbedded(window)).to.equal(window.self !== window.top);
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    expect(isEmbedded(frame.contentWindow!)).to.equal(true);
+    frame.remove();
+  });
+
+  it('[DEF-2] [SHAPE-5] provideOperations rejects names outside [a-z0-9_], without the tool prefix, or repeated', () => {
+    const { aiOps } = setup();
+    const op = (name: string) => defineOperation({ name, description: 'x', inputSchema: empty, execute: async () => succeed() });
+    expect(() => aiOps.provideOperations('Bad-Tool', [])).to.throw(/tool name/);
+    expect(() => aiOps.provideOperations('demo', [op('other_read')])).to.throw(/must start with "demo_"/);
+    expect(() => aiOps.provideOperations('demo', [op('demo_Read')])).to.throw(/\[a-z0-9_\]/);
+    expect(() => aiOps.provideOperations('demo', [op('demo_a'), op('demo_a')])).to.throw(/twice/);
+    aiOps.provideOperations('demo', [op('demo_a')]);
+    expect(() => aiOps.provideOperations('demo', [op('demo_b')])).to.throw(/provided already/);
+    expect(aiOps.getSession('demo')?.getState().operations).to.deep.equal(['demo_a']);
+  });
+
+  it('[DEF-1] a failure from check may carry extra top-level fields, passed through', async () => {
+    const { aiOps } = setup();
+    const session = aiOps.provideOperations('demo', [defineOperation({
+      name: 'demo_run', description: '実行', inputSchema: empty,
+      execute: async () => fail('failed', 'relation "x" does not exist', { sqlState: '42P01', position: 15 }),
+    })]);
+    session.turnOn();
+    await flush();
+    expect(parse(await session.call('demo_run', {}))).to.deep.equal({ ok: false, error: { code: 'failed', message: 'relation "x" does not exist' }, sqlState: '42P01', position: 15 });
+    expect(parse(await session.call('demo_nothing', {})).error.code).to.equal('not_found');
+  });
+
+  it('[SHAPE-6] stores expose subscribe/getSnapshot for useSyncExternalStore and notify only on change', async () => {
+    const { aiOps } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    let calls = 0;
+    const unsubscribe = session.subscribe(() => calls++);
+    const snapshot = session.getSnapshot();
+    expect(session.getSnapshot()).to.equal(snapshot);
+    session.turnOff(); // already off: no change
+    expect(calls).to.equal(0);
+    session.turnOn();
+    await flush();
+    expect(calls).to.be.greaterThan(0);
+    expect(session.getSnapshot()).not.to.equal(snapshot);
+    unsubscribe();
+    for (const store of [aiOps.log, aiOps.confirmations, aiOps.sessions, session.permission]) {
+      expect(store.getSnapshot).to.be.a('function');
+      expect(store.subscribe).to.be.a('function');
+    }
+  });
+
+  it('[RELAY-5] the widget is re-created when the page becomes visible or focused and no relay answered yet', async () => {
+    const { loader } = setup();
+    const aiOps = createAiOps({ clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, assetsBase: '/vendor/' });
+    aiOps.provideOperations('demo', definitions()).turnOn();
+    await flush();
+    const frame = Object.assign(document.createElement('iframe'), {});
+    frame.dataset.webmcpRelay = '1';
+    document.body.append(frame);
+    const embeds = () => loader.loaded.filter((s) => s.endsWith('embed.js')).length;
+    expect(embeds()).to.equal(1);
+    window.dispatchEvent(new Event('focus'));
+    await flush();
+    expect(embeds()).to.equal(2);
+    expect(frame.isConnected).to.equal(false);
+    // once the widget asked for the tools, it reached a relay: no more re-creation
+    window.postMessage({ type: 'webmcp.tools.list.request', requestId: 'r' }, location.origin);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(aiOps.relay.isConnected()).to.equal(true);
+    window.dispatchEvent(new Event('focus'));
+    await flush();
+    expect(embeds()).to.equal(2);
+    aiOps.getSession('demo')!.turnOff();
+  });
+});
