@@ -172,7 +172,7 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
 
   for (const pkg of ['syscall/js', 'syscall', 'unsafe']) {
     it(`[GO-8] importing ${pkg} fails to compile with exit 1`, async () => {
-      const r = await runGo(runner, main('func main() { fmt.Println(x) }', ['fmt', pkg]).valueOf() as Record<string, string>);
+      const r = await runGo(runner, main('func main() { fmt.Println("x") }', ['fmt', pkg]));
       expect(r.exitCode).to.equal(1);
       expect(r.output).to.contain(`import "${pkg}"`);
     });
@@ -215,10 +215,11 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
       'run',
       (c) => chunks.push(c),
     );
-    await new Promise((r) => setTimeout(r, 150));
-    const before = chunks.join('');
+    const deadline = performance.now() + 30000;
+    while (chunks.length === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // The first line arrives while the program still sleeps before its second write.
+    expect(chunks.join('')).to.equal('こんにちは\n');
     await done;
     expect(chunks.join('')).to.equal('こんにちは\n世界');
-    expect(before).to.equal('こんにちは\n');
   });
 });

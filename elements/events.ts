@@ -1,0 +1,103 @@
+/**
+ * The events the ai-ops elements fire: one class each, named `ai-ops-*`, `bubbles` and `composed`
+ * so a page hears them from outside the shadow roots, declared in `GlobalEventHandlersEventMap`
+ * so `addEventListener` is typed.
+ * @module
+ */
+
+/** Detail of {@link AiOpsSwitchChangeEvent}. */
+export interface AiOpsSwitchChangeDetail {
+  /** The tool whose switch the user changed, e.g. `sql`. */
+  readonly tool: string;
+  /** True when the user turned the switch on. */
+  readonly on: boolean;
+}
+
+/**
+ * The user changed `<ai-ops-switch>` (not fired for changes the runtime makes: expiry, another tab,
+ * a failed start).
+ * @example
+ * switchElement.addEventListener('ai-ops-switch-change', (event) => console.log(event.detail.on));
+ */
+export class AiOpsSwitchChangeEvent extends CustomEvent<AiOpsSwitchChangeDetail> {
+  static readonly eventName = 'ai-ops-switch-change';
+  constructor(detail: AiOpsSwitchChangeDetail) {
+    super(AiOpsSwitchChangeEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+/** Detail of {@link AiOpsConfirmApproveEvent}. */
+export interface AiOpsConfirmApproveDetail {
+  /** The confirmation request's id in the page's queue. */
+  readonly id: number;
+  readonly tool: string;
+  /** The operation name, e.g. `go_delete_file`. */
+  readonly name: string;
+  /** The user checked 「このページでは今後尋ねない」. */
+  readonly skipFuture: boolean;
+}
+
+/**
+ * The user pressed the action button of `<ai-ops-confirm>` (a trusted click only).
+ * @example
+ * confirm.addEventListener('ai-ops-confirm-approve', (event) => console.log(event.detail.name));
+ */
+export class AiOpsConfirmApproveEvent extends CustomEvent<AiOpsConfirmApproveDetail> {
+  static readonly eventName = 'ai-ops-confirm-approve';
+  constructor(detail: AiOpsConfirmApproveDetail) {
+    super(AiOpsConfirmApproveEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+/** How the user declined (CONF-6). */
+export type AiOpsDeclineReason = 'cancel' | 'escape' | 'backdrop';
+
+/** Detail of {@link AiOpsConfirmDeclineEvent}. */
+export interface AiOpsConfirmDeclineDetail {
+  readonly id: number;
+  readonly tool: string;
+  readonly name: string;
+  /** `cancel` (やめる), `escape` (Esc) or `backdrop` (a click outside the dialog). */
+  readonly reason: AiOpsDeclineReason;
+}
+
+/**
+ * The user declined in `<ai-ops-confirm>` with やめる, Esc or the backdrop. Requests that time out
+ * (CONF-8) or are declined because the switch turned off (SW-3) do not fire it.
+ * @example
+ * confirm.addEventListener('ai-ops-confirm-decline', (event) => console.log(event.detail.reason));
+ */
+export class AiOpsConfirmDeclineEvent extends CustomEvent<AiOpsConfirmDeclineDetail> {
+  static readonly eventName = 'ai-ops-confirm-decline';
+  constructor(detail: AiOpsConfirmDeclineDetail) {
+    super(AiOpsConfirmDeclineEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+/** Detail of {@link AiOpsLogVisibilityChangeEvent}. */
+export interface AiOpsLogVisibilityChangeDetail {
+  /** True when the log now shows (its switch, or any switch of the page, is on). */
+  readonly visible: boolean;
+}
+
+/**
+ * `<ai-ops-log>` appeared or disappeared; a host that puts the log in its own tab (LOG-1) shows or
+ * hides that tab on this event.
+ * @example
+ * log.addEventListener('ai-ops-log-visibility-change', (event) => (tab.hidden = !event.detail.visible));
+ */
+export class AiOpsLogVisibilityChangeEvent extends CustomEvent<AiOpsLogVisibilityChangeDetail> {
+  static readonly eventName = 'ai-ops-log-visibility-change';
+  constructor(detail: AiOpsLogVisibilityChangeDetail) {
+    super(AiOpsLogVisibilityChangeEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'ai-ops-switch-change': AiOpsSwitchChangeEvent;
+    'ai-ops-confirm-approve': AiOpsConfirmApproveEvent;
+    'ai-ops-confirm-decline': AiOpsConfirmDeclineEvent;
+    'ai-ops-log-visibility-change': AiOpsLogVisibilityChangeEvent;
+  }
+}

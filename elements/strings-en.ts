@@ -1,0 +1,36 @@
+/**
+ * English strings, for pages in English and as an example of supplying a locale.
+ * @module
+ */
+import type { AiOpsStrings } from './strings.js';
+
+/**
+ * The elements' strings in English.
+ * @example setAiOpsStrings(aiOpsStringsEn);
+ */
+export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
+  switchLabel: 'Operations from AI',
+  startFailedTitle: 'Operations from AI could not start',
+  confirmCalledBy: 'An AI agent called the operation {name}.',
+  confirmIrreversible: 'This cannot be undone.',
+  confirmUndoable: 'Undo restores what this operation changes.',
+  confirmDetail: 'Full content passed in',
+  confirmSkipFuture: 'Do not ask again on this page',
+  confirmCancel: 'Cancel',
+  confirmRunning: 'Running…',
+  logTitle: 'Operations from AI',
+  logLabel: 'Operation log',
+  logEmpty: 'Nothing has been called yet.',
+  logConnectTitle: 'How to connect an AI agent',
+  logConnectCommand: 'Start the relay with this command; --widget-origin is the origin of this page.',
+  logConnectConfig: 'In an MCP client configuration, for example:',
+  logConnectReconnectHint: 'If the agent started after this page was opened, press Reconnect.',
+  logReconnect: 'Reconnect',
+  logReconnectFailed: 'Could not reconnect. {reason}',
+  logArguments: 'Arguments',
+  logResult: 'Result',
+  logTruncated: 'Only the first {count} characters are shown.',
+  statusSuccess: 'Succeeded',
+  statusDeclined: 'Declined',
+  statusFailure: 'Failed',
+});

@@ -1,0 +1,129 @@
+/**
+ * The words the elements show. Japanese by default, exactly as the design doc words them; a page
+ * supplies another locale without forking, page-wide with {@link setAiOpsStrings} or per element
+ * with its `strings` property (a partial object merged over the defaults).
+ * @module
+ */
+import { createStore, type ReadableStore } from '../src/store.js';
+
+/**
+ * Every string the elements show. `{name}`-style placeholders are filled by the element; keep them
+ * when translating.
+ */
+export interface AiOpsStrings {
+  /** The switch's label (SW-1). */
+  switchLabel: string;
+  /** Title of the notice under the switch when starting failed (SW-4); the body is the reason. */
+  startFailedTitle: string;
+  /** First sentence of the dialog body; `{name}` is the operation name (CONF-2). */
+  confirmCalledBy: string;
+  /** The dialog says the operation cannot be undone (CONF-2). */
+  confirmIrreversible: string;
+  /** Said instead when the tool's 「元に戻す」 restores the agent's change (CONF-2). */
+  confirmUndoable: string;
+  /** The disclosure that holds the full content handed in (CONF-2). */
+  confirmDetail: string;
+  /** The checkbox under the body (CONF-3). */
+  confirmSkipFuture: string;
+  /** The secondary button (CONF-3). */
+  confirmCancel: string;
+  /** The action button while the approved operation runs (CONF-4). */
+  confirmRunning: string;
+  /** The log panel's title (LOG-1). */
+  logTitle: string;
+  /** Accessible name of the rows (`role="log"`). */
+  logLabel: string;
+  /** Shown while the log has no row yet. */
+  logEmpty: string;
+  /** The first disclosure of the log (LOG-2). */
+  logConnectTitle: string;
+  /** Before the relay command. */
+  logConnectCommand: string;
+  /** Before the MCP client configuration example. */
+  logConnectConfig: string;
+  /** Explains the reconnect button. */
+  logConnectReconnectHint: string;
+  /** The button that re-creates the relay widget. */
+  logReconnect: string;
+  /** Shown when reconnecting failed; `{reason}` is why. */
+  logReconnectFailed: string;
+  /** Label of the arguments of an expanded row (LOG-4). */
+  logArguments: string;
+  /** Label of the result of an expanded row (LOG-4). */
+  logResult: string;
+  /** Shown under text cut at the limit; `{count}` is the limit (LOG-4). */
+  logTruncated: string;
+  /** Badge of an `ok` result (LOG-3). */
+  statusSuccess: string;
+  /** Badge of a `declined` result (LOG-3). */
+  statusDeclined: string;
+  /** Badge of any other failure (LOG-3). */
+  statusFailure: string;
+}
+
+/**
+ * The Japanese strings of the design doc.
+ * @example defaultAiOpsStrings.switchLabel // 'AI からの操作'
+ */
+export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
+  switchLabel: 'AI からの操作',
+  startFailedTitle: 'AI からの操作を始められません',
+  confirmCalledBy: 'AI のエージェントが、操作 {name} を呼び出しました。',
+  confirmIrreversible: 'この操作は元に戻せません。',
+  confirmUndoable: 'この操作は「元に戻す」で戻せます。',
+  confirmDetail: '渡された内容の全文',
+  confirmSkipFuture: 'このページでは今後尋ねない',
+  confirmCancel: 'やめる',
+  confirmRunning: '実行中…',
+  logTitle: 'AI からの操作',
+  logLabel: '操作の記録',
+  logEmpty: 'まだ記録はありません。',
+  logConnectTitle: 'AI のエージェントのつなぎ方',
+  logConnectCommand: 'relay を、次のコマンドで起動します。--widget-origin には、このページの origin を渡します。',
+  logConnectConfig: 'MCP のクライアントの設定では、たとえば次のように書きます。',
+  logConnectReconnectHint: 'このページを開いた後にエージェントを起動したときは、「つなぎ直す」を押します。',
+  logReconnect: 'つなぎ直す',
+  logReconnectFailed: 'つなぎ直せませんでした。{reason}',
+  logArguments: '引数',
+  logResult: '結果',
+  logTruncated: '先頭の {count} 文字までを出しています。',
+  statusSuccess: '成功',
+  statusDeclined: '中止',
+  statusFailure: '失敗',
+});
+
+const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
+
+/** The page-wide overrides, as a store the elements subscribe to. */
+export const aiOpsStringsStore: ReadableStore<Readonly<Partial<AiOpsStrings>>> = pageStrings;
+
+/**
+ * Sets the page-wide strings: `strings` is merged over the Japanese defaults (not over an earlier
+ * call, so switching locales never leaves words of the previous one); `{}` restores the defaults.
+ * Every element on the page renders again.
+ * @example
+ * import { aiOpsStringsEn } from 'ai-ops/elements/strings-en.js';
+ * setAiOpsStrings(aiOpsStringsEn);
+ */
+export function setAiOpsStrings(strings: Partial<AiOpsStrings>): void {
+  pageStrings.setState({ ...strings });
+}
+
+/**
+ * The strings an element shows: defaults, then the page-wide ones, then the element's own.
+ * @example resolveAiOpsStrings({ confirmCancel: 'Cancel' }).confirmCancel // 'Cancel'
+ */
+export function resolveAiOpsStrings(own?: Partial<AiOpsStrings>): AiOpsStrings {
+  return { ...defaultAiOpsStrings, ...pageStrings.getState(), ...own };
+}
+
+/**
+ * Splits `template` at its `{key}` placeholders and puts `values[key]` in their place, so a value
+ * can be markup (a `<code>` element) while the sentence around it stays translatable. Unknown
+ * placeholders are kept as written.
+ * @example fillString('{n} 文字', { n: '80' }) // ['', '80', ' 文字']
+ */
+export function fillString<T>(template: string, values: Readonly<Record<string, T>>): (string | T)[] {
+  return template.split(/\{(\w+)\}/).map((part, index) =>
+    index % 2 === 1 ? (Object.hasOwn(values, part) ? values[part] : `{${part}}`) : part);
+}

@@ -1,0 +1,52 @@
+// `npm test`: build, type-check, the browser suites (web-test-runner in Debian Chromium, with the
+// coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
+// total alone on the last line as `N passed, M failed`.
+import { spawn } from 'node:child_process';
+
+const stages = [
+  { name: 'build', cmd: ['npm', 'run', 'build'] },
+  { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
+  { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
+  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
+];
+
+const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+let passed = 0;
+let failed = 0;
+let broken = [];
+
+for (const stage of stages) {
+  process.stdout.write(`\n== ${stage.name}: ${stage.cmd.join(' ')}\n`);
+  const { code, output } = await run(stage.cmd);
+  if (stage.count === 'wtr') {
+    const matches = [...strip(output).matchAll(/(\d+) passed, (\d+) failed/g)];
+    const last = matches.at(-1);
+    if (last) {
+      passed += Number(last[1]);
+      failed += Number(last[2]);
+    }
+  } else if (stage.count === 'tap') {
+    passed += Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0);
+    failed += Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0);
+  }
+  if (code !== 0) broken.push(`${stage.name} (exit ${code})`);
+  if (code !== 0 && !stage.count) break; // nothing to test without a build
+}
+
+if (broken.length) process.stdout.write(`\nfailed stages: ${broken.join(', ')}\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(broken.length || failed ? 1 : 0);
+
+function run([cmd, ...args]) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        output += chunk;
+        (stream === child.stdout ? process.stdout : process.stderr).write(chunk);
+      });
+    }
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
