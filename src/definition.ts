@@ -3,7 +3,6 @@
  * input type of `check`, `confirmation` and `execute` from the `inputSchema` literal.
  * @module
  */
-import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { OperationFailure, OperationResult } from './result.js';
 
 /** The six tools that expose operations; their names prefix the operation names (DEF-2). */
@@ -19,14 +18,55 @@ export const ToolName = {
 /** One of the six tool names. Pages of other tools may use any `[a-z0-9_]+` name. */
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];
 
-/** Our one schema extension: `maxBytes`, a UTF-8 byte cap on a string (IN-4). */
-export type SchemaExtension = { maxBytes?: number };
+/**
+ * A JSON Schema as definitions write it: a plain object literal. Our one extension is `maxBytes`,
+ * a UTF-8 byte cap on a string (IN-4), published to agents as `maxLength`.
+ */
+export type InputSchema = { readonly [keyword: string]: unknown };
 
-/** A JSON Schema as definitions write it (with the `maxBytes` extension). */
-export type InputSchema = ExtendedJSONSchema<SchemaExtension> & object;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-/** The input type a schema literal describes. */
-export type InputOf<S> = S extends InputSchema ? FromExtendedSchema<SchemaExtension, S> : unknown;
+type ObjectOf<S> = S extends { readonly properties: infer P }
+  ? Simplify<
+      { -readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: InputOf<P[K]> } &
+      { -readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: InputOf<P[K]> }
+    >
+  : Record<string, never>;
+
+type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+
+/**
+ * The input type a schema literal describes, for the subset of JSON Schema definitions use:
+ * `type` (string, integer, number, boolean, null, array with `items`, object with `properties` and
+ * `required`), `const`, `enum`, `anyOf`/`oneOf`. Kept small on purpose: a general JSON Schema type
+ * mapper made the type checker run out of memory on the 23 definitions.
+ * @example
+ * type In = InputOf<{ type: 'object'; properties: { path: { type: 'string' } }; required: ['path'] }>;
+ * // { path: string }
+ */
+export type InputOf<S> = S extends { readonly const: infer C }
+  ? C
+  : S extends { readonly enum: readonly (infer E)[] }
+    ? E
+    : S extends { readonly anyOf: readonly (infer A)[] }
+      ? InputOf<A>
+      : S extends { readonly oneOf: readonly (infer A)[] }
+        ? InputOf<A>
+        : S extends { readonly type: 'string' }
+          ? string
+          : S extends { readonly type: 'integer' | 'number' }
+            ? number
+            : S extends { readonly type: 'boolean' }
+              ? boolean
+              : S extends { readonly type: 'null' }
+                ? null
+                : S extends { readonly type: 'array'; readonly items: infer I }
+                  ? InputOf<I>[]
+                  : S extends { readonly type: 'array' }
+                    ? unknown[]
+                    : S extends { readonly type: 'object' }
+                      ? ObjectOf<S>
+                      : unknown;
 
 /** What the confirmation dialog shows (CONF-1, CONF-2). */
 export type ConfirmationContent = {

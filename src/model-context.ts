@@ -69,6 +69,7 @@ export interface RelayConnectorOptions extends RelayOptions {
 
 type ModelContextWindow = Window & {
   __webModelContextOptions?: unknown;
+  __aiOpsPolyfill?: Promise<unknown>;
 };
 
 /**
@@ -97,7 +98,13 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
     // The polyfill's tab transport accepts postMessage from any origin unless told otherwise;
     // only this page's own origin (e.g. a browser extension's content script) may talk to it.
     win.__webModelContextOptions ??= { transport: { tabServer: { allowedOrigins: [win.location.origin] } } };
-    await options.loader.load(new URL('mcp-b-global.js', base).href);
+    // Loaded once per document, even by several runtimes (or copies of this library): running the
+    // polyfill twice would replace the registry that holds the tools already registered.
+    win.__aiOpsPolyfill ??= options.loader.load(new URL('mcp-b-global.js', base).href).catch((error) => {
+      win.__aiOpsPolyfill = undefined;
+      throw error;
+    });
+    await win.__aiOpsPolyfill;
     const modelContext = (doc as Document & { modelContext?: ModelContextLike }).modelContext;
     if (!modelContext || typeof modelContext.registerTool !== 'function') {
       throw new Error('the WebMCP polyfill loaded but document.modelContext.registerTool is missing');

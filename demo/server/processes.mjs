@@ -2,7 +2,7 @@
 // cleaned environment, output kept in memory (last OUTPUT_LIMIT characters) and streamed to
 // subscribers. `node` runs under Node's permission model, limited to the workspace for fs access.
 import { spawn } from 'node:child_process';
-import { access, constants as fsConstants } from 'node:fs/promises';
+import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -51,7 +51,7 @@ async function findExecutable(command, path) {
     const candidate = join(dir, command);
     try {
       await access(candidate, fsConstants.X_OK);
-      return candidate;
+      if ((await stat(candidate)).isFile()) return candidate;
     } catch {
       // keep looking
     }

@@ -22,6 +22,7 @@ export const TOKEN_HEADER = 'x-ai-ops-token';
 export const RUNNER_API_VERSION = 1;
 
 const SMALL_BODY = 64 * 1024;
+const STREAM_BACKLOG_LIMIT = 8 * 1024 * 1024;
 // JSON escaping can grow 1 MiB of text several times (control characters become \u00XX).
 const WRITE_BODY = 8 * MAX_FILE_BYTES;
 
@@ -184,7 +185,12 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
-    const line = (value) => res.write(`${JSON.stringify(value)}\n`);
+    const line = (value) => {
+      res.write(`${JSON.stringify(value)}\n`);
+      // A reader that does not keep up would make the server buffer without end: drop it. The
+      // client reopens the stream from its last offset and gets the kept tail.
+      if (res.writableLength > STREAM_BACKLOG_LIMIT) res.destroy();
+    };
     const unsubscribe = processes.subscribe(id, from, {
       output: (data, offset) => line({ type: 'output', offset, data }),
       exit: (info) => {

@@ -70,6 +70,16 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     console.log(`[go] first run: ${Math.round(first.ms)} ms, second run: ${Math.round(second.ms)} ms`);
   });
 
+  it('[GO-5] a run on a warmed-up runner starts at once', async () => {
+    const warmStart = performance.now();
+    await runner.warmUp();
+    const warming = performance.now() - warmStart;
+    const r = await runGo(runner, main('func main() { fmt.Println("warm") }'));
+    expect(r.exitCode).to.equal(0);
+    expect(r.output).to.equal('warm\n');
+    console.log(`[go] waiting for the spare worker: ${Math.round(warming)} ms, then run: ${Math.round(r.ms)} ms`);
+  });
+
   it('[GO-7] state is running during a job and a second start throws', async () => {
     states.length = 0;
     const job = runner.start(main('func main() { fmt.Println("x") }'), 'run', () => {});
@@ -195,6 +205,11 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     expect(next.exitCode).to.equal(0);
     expect(next.output).to.equal('after stop\n');
     console.log(`[go] restart after stop (stop → next run done): ${Math.round(performance.now() - stopAt)} ms`);
+    // A run once the replacement worker has started.
+    await runner.warmUp();
+    const warm = await runGo(runner, main('func main() { fmt.Println("warm again") }'));
+    expect(warm.output).to.equal('warm again\n');
+    console.log(`[go] stop → replacement worker ready: ${Math.round(performance.now() - stopAt - warm.ms)} ms; then run: ${Math.round(warm.ms)} ms`);
   });
 
   it('[GO-3] [GO-4] the job runs the files as they were at start, not later edits', async () => {

@@ -376,7 +376,7 @@ describe('runner: processes', () => {
     assert.ok(isGone(childPid), 'the child is gone (process.kill(pid, 0) throws, or it is a zombie awaiting reaping)');
   });
 
-  it('[NODE-5] output is capped in memory to the last 200,000 characters', async () => {
+  it('[NODE-5] the runner keeps the last 200,000 characters of output (enough for the last 100,000) and reports how much was dropped', async () => {
     const result = await run('node', ['-e', "process.stdout.write('a'.repeat(150000) + 'b'.repeat(150000) + 'END')"]);
     assert.equal(result.exitCode, 0);
     // A subscriber that was there from the start saw every chunk live; the server kept only the tail.

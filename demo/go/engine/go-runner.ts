@@ -182,6 +182,17 @@ export class GoRunner {
     };
   }
 
+  /**
+   * Loads the wasm if needed and resolves when a started worker waits for the next job, so that
+   * job starts at once. Rejects when loading or starting the worker fails. Without `warm`, only loads.
+   */
+  async warmUp(): Promise<void> {
+    await this.#compile();
+    if (!this.#warm) return;
+    this.#prepareSpare();
+    await this.#spare?.ready;
+  }
+
   /** Stops the warm worker (the runner stays usable: the next job starts a worker). */
   dispose(): void {
     this.#spare?.worker.terminate();

@@ -25,6 +25,7 @@ interface YaegiGlobals {
   Go: new () => GoInstance;
   fs: { writeSync(fd: number, buf: Uint8Array): number };
   process: { cwd(): string };
+  __yaegiShouldWarmUp?: () => boolean;
   __yaegiReady?: () => void;
   __yaegiRun?: (job: { files: Record<string, string>; mode: GoMode }) => void;
 }
@@ -105,6 +106,8 @@ async function start(module: WebAssembly.Module): Promise<void> {
   // An interpreted goroutine's panic crashes the program; show the panic, not Yaegi's Go stack.
   go.env = { GOTRACEBACK: 'none' };
   go.exit = finish;
+  // Warming up (a throwaway first evaluation) pays off for a spare worker, not for a waiting job.
+  g.__yaegiShouldWarmUp = () => !pendingJob;
   g.__yaegiReady = () => {
     ready = true;
     post({ type: 'ready' });

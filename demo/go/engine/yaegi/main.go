@@ -4,12 +4,14 @@ package main
 
 // The Web Worker side (demo/go/engine/worker.ts) loads this program, waits for
 // globalThis.__yaegiReady(), then calls globalThis.__yaegiRun({ files, mode }) once.
+// globalThis.__yaegiShouldWarmUp() tells whether no job is waiting yet.
 // Output goes to os.Stdout / os.Stderr, which wasm_exec.js sends to globalThis.fs.writeSync,
 // and the job's exit code goes to the Go instance's exit callback. One instance runs one job.
 
 import (
 	"os"
 	"syscall/js"
+	"time"
 )
 
 func main() {
@@ -18,6 +20,12 @@ func main() {
 		jobs <- readJob(args[0])
 		return nil
 	}))
+	// Warm up while this worker waits as the runner's spare. Sleeping first returns to the
+	// worker's event loop, so a job that is already waiting is seen and not delayed.
+	time.Sleep(time.Millisecond)
+	if js.Global().Call("__yaegiShouldWarmUp").Truthy() {
+		WarmUp()
+	}
 	js.Global().Call("__yaegiReady")
 	job := <-jobs
 	os.Exit(Run(job, os.Stdout, os.Stderr))

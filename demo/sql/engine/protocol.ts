@@ -1,0 +1,77 @@
+/**
+ * Messages between {@link SqlEngine} (main thread) and the SQL worker (`worker.ts`).
+ * Kept in one file so both sides are type-checked against the same shapes.
+ *
+ * main → worker: `init` once, then any number of `run` (one at a time).
+ * worker → main: `ready` or `init-failed` after `init`; one `result` per `run`.
+ * @module
+ */
+
+/** A result column as the engine describes it. */
+export interface SqlField {
+  /** Column name (several columns may share one; `rows` then keeps the last). */
+  name: string;
+  /** Postgres type OID, e.g. 23 = int4, 25 = text. */
+  dataTypeID: number;
+}
+
+/** One row: column name → value as PGlite parsed it (string, number, boolean, bigint, Date, Uint8Array, JSON value, array, null). */
+export type SqlRow = Record<string, unknown>;
+
+/** The result of one statement of a run. `rows.length` is the statement's full row count (never cut here). */
+export interface StatementResult {
+  fields: SqlField[];
+  rows: SqlRow[];
+  /** Rows changed by this statement alone (INSERT/UPDATE/DELETE/MERGE), 0 for anything else. */
+  affectedRows: number;
+  /** The command tag's verb, e.g. `SELECT`, `INSERT`, `CREATE`; absent for an empty statement. */
+  command?: string;
+}
+
+/** A failed run's error. `sqlState` and `position` are present only when Postgres gave them. */
+export interface SqlError {
+  message: string;
+  /** SQLSTATE, e.g. `42P01` (undefined table). */
+  sqlState?: string;
+  /** 1-based character offset into the SQL text of the call. */
+  position?: number;
+  detail?: string;
+  hint?: string;
+}
+
+/** The assets a worker needs; compiled once by the main thread and cloned into every new worker. */
+export interface InitMessage {
+  type: 'init';
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  /** pglite.data (the Emscripten file-system bundle). */
+  fsBundle: Blob;
+  /** The build-time dump of a freshly initialised data directory (gzip tar). */
+  dataDir: Blob;
+}
+
+/** Runs `sql` (one or more statements) in one transaction. */
+export interface RunMessage {
+  type: 'run';
+  id: number;
+  sql: string;
+}
+
+export type ToWorker = InitMessage | RunMessage;
+
+export interface ReadyMessage {
+  type: 'ready';
+  /** Time the worker spent creating PGlite, for measurements. */
+  ms: number;
+}
+
+export interface InitFailedMessage {
+  type: 'init-failed';
+  message: string;
+}
+
+export type RunReply =
+  | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number }
+  | { type: 'result'; id: number; ok: false; error: SqlError };
+
+export type FromWorker = ReadyMessage | InitFailedMessage | RunReply;

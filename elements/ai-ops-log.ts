@@ -1,0 +1,397 @@
+/**
+ * `<ai-ops-log>`: the log of operations from AI (LOG-1..LOG-6).
+ * @module
+ */
+import { css, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { LogEntry, LogStatus } from '../src/operation-log.js';
+import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
+import { describeError } from '../src/result.js';
+import { AiOpsElement } from './ai-ops-element.js';
+import { AiOpsLogVisibilityChangeEvent } from './events.js';
+import { DETAIL_CHARS, formatTime, formatValue, summarizeArgs, summarizeResult, type CutText } from './format.js';
+import { StoreController } from './store-controller.js';
+import { fillString, type AiOpsStrings } from './strings.js';
+import { tokens } from './styles.js';
+
+/** The relay's default port; any other is spelled out in the instructions (LOG-2). */
+const DEFAULT_RELAY_PORT = 9333;
+
+/** How a log is laid out. */
+export type AiOpsLogMode = 'panel' | 'tab';
+
+interface RowText {
+  readonly time: string;
+  readonly args: CutText;
+  readonly result: CutText;
+}
+
+/** Summaries are computed once per entry: entries never change, and a row renders often. */
+const rowTexts = new WeakMap<LogEntry, RowText>();
+const rowText = (entry: LogEntry): RowText => {
+  let texts = rowTexts.get(entry);
+  if (!texts) {
+    texts = { time: formatTime(entry.time), args: summarizeArgs(entry.args), result: summarizeResult(entry.result) };
+    rowTexts.set(entry, texts);
+  }
+  return texts;
+};
+
+const badgeText = (status: LogStatus, text: AiOpsStrings) =>
+  status === 'success' ? text.statusSuccess : status === 'declined' ? text.statusDeclined : text.statusFailure;
+
+/**
+ * @summary The log of the calls agents made, shown only while a switch is on: first how to connect
+ * an agent, then one row per call (`role="log"`, newest at the bottom). Arguments and results are
+ * text, never HTML.
+ * @tagname ai-ops-log
+ *
+ * In `panel` mode (default) it is a collapsible panel for the page bottom that shows, collapsed,
+ * its title 「AI からの操作」 and the last row. In `tab` mode it renders only the content, to sit in
+ * a host's own tab panel; the host shows its tab while `visible` is true.
+ *
+ * @event {AiOpsLogVisibilityChangeEvent} ai-ops-log-visibility-change - `visible` changed;
+ *   `detail: {visible}`.
+ *
+ * @csspart panel - The panel's `<details>` (panel mode).
+ * @csspart panel-summary - The panel's `<summary>`: title and, collapsed, the last row.
+ * @csspart title - The panel's title.
+ * @csspart last-row - The last row in the collapsed panel.
+ * @csspart content - The connection instructions and the rows.
+ * @csspart connect - The disclosure 「AI のエージェントのつなぎ方」.
+ * @csspart command - The relay command.
+ * @csspart config - The MCP client configuration example.
+ * @csspart reconnect-button - 「つなぎ直す」.
+ * @csspart rows - The `role="log"` container.
+ * @csspart row - One call's `<details>`.
+ * @csspart row-summary - A row's `<summary>`.
+ * @csspart time - A row's time.
+ * @csspart name - A row's operation name.
+ * @csspart args-summary - A row's argument summary.
+ * @csspart badge - A row's status badge (also `badge-success`, `badge-declined`, `badge-failure`).
+ * @csspart result-summary - A row's result summary.
+ * @csspart args - An expanded row's arguments.
+ * @csspart result - An expanded row's result.
+ *
+ * @cssproperty --ai-ops-log-height - Maximum height of the rows before they scroll.
+ * @cssproperty --ai-ops-success-subtle - Background of the 成功 badge.
+ * @cssproperty --ai-ops-success-text - Text of the 成功 badge.
+ * @cssproperty --ai-ops-neutral-subtle - Background of the 中止 badge.
+ * @cssproperty --ai-ops-neutral-text - Text of the 中止 badge.
+ * @cssproperty --ai-ops-danger-subtle - Background of the 失敗 badge.
+ * @cssproperty --ai-ops-danger-text - Text of the 失敗 badge.
+ * @cssproperty --ai-ops-surface - Background.
+ * @cssproperty --ai-ops-subtle - Background of code blocks and the panel's bar.
+ * @cssproperty --ai-ops-border - Borders.
+ *
+ * @example
+ * <ai-ops-log></ai-ops-log>
+ * <ai-ops-log tool="node" mode="tab"></ai-ops-log>
+ */
+export class AiOpsLog extends AiOpsElement {
+  static override styles = [tokens, css`
+    :host {
+      display: block;
+      background: var(--_surface);
+    }
+    .panel {
+      border-top: 1px solid var(--_border);
+    }
+    .panel > summary {
+      display: flex;
+      align-items: baseline;
+      gap: 0.75rem;
+      padding: 0.375rem 0.75rem;
+      background: var(--_subtle);
+      cursor: pointer;
+      white-space: nowrap;
+      overflow: hidden;
+    }
+    .title {
+      font-weight: 600;
+    }
+    .last {
+      display: inline-flex;
+      min-width: 0;
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    .content {
+      display: flex;
+      flex-direction: column;
+      gap: 0.5rem;
+      padding: 0.5rem 0.75rem;
+    }
+    .connect > summary, .row > summary {
+      cursor: pointer;
+    }
+    .connect p {
+      margin: 0.5rem 0;
+      line-height: 1.5;
+    }
+    pre {
+      margin: 0.25rem 0 0.5rem;
+      padding: 0.5rem;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--_subtle);
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+      max-height: 24rem;
+      overflow: auto;
+    }
+    button {
+      padding: 0.25rem 0.75rem;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--_surface);
+      color: var(--_text);
+      font: inherit;
+      cursor: pointer;
+    }
+    .rows {
+      max-height: var(--ai-ops-log-height, 40vh);
+      overflow: auto;
+      border-top: 1px solid var(--_border);
+    }
+    :host([mode='tab']) .rows {
+      max-height: none;
+    }
+    .row {
+      border-bottom: 1px solid var(--_border);
+    }
+    .row > summary {
+      padding: 0.25rem 0;
+    }
+    .line {
+      display: inline-flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      gap: 0.25rem 0.625rem;
+      max-width: calc(100% - 1.25rem);
+    }
+    time, .args-summary, .result-summary {
+      color: var(--_muted);
+      font-variant-numeric: tabular-nums;
+    }
+    .name {
+      font-weight: 600;
+    }
+    .args-summary, .result-summary {
+      overflow-wrap: anywhere;
+    }
+    .badge {
+      padding: 0 0.45rem;
+      border-radius: 999px;
+      font-size: 0.8125rem;
+      font-weight: 600;
+    }
+    .badge.success {
+      background: var(--_success-subtle);
+      color: var(--_success-text);
+    }
+    .badge.declined {
+      background: var(--_neutral-subtle);
+      color: var(--_neutral-text);
+    }
+    .badge.failure {
+      background: var(--_danger-subtle);
+      color: var(--_danger-text);
+    }
+    .field {
+      margin: 0.5rem 0 0;
+      font-weight: 600;
+    }
+    .note, .empty {
+      margin: 0.25rem 0;
+      color: var(--_muted);
+    }
+  `];
+
+  /** Show only this tool: its switch decides visibility. Without it: every tool of the page. */
+  @property({ reflect: true }) tool?: string;
+
+  /** `panel` (a collapsible panel for the page bottom) or `tab` (content only, for a host's tab). */
+  @property({ reflect: true }) mode: AiOpsLogMode = 'panel';
+
+  /** Whether the panel is expanded (panel mode). */
+  @property({ type: Boolean, reflect: true }) open = false;
+
+  @state() private reconnecting = false;
+  @state() private reconnectError: string | null = null;
+  @query('.rows') private rowsElement?: HTMLElement;
+
+  private readonly sessionsList = new StoreController<readonly ToolSession[]>(this);
+  private readonly sessionStates = new Map<ToolSession, StoreController<ToolSessionState>>();
+  private readonly logStore = new StoreController<{ readonly entries: readonly LogEntry[] }>(this);
+  private readonly openRows = new Set<number>();
+  private isVisible = false;
+  private announcedVisible = false;
+  private lastRowCount = 0;
+  private stuckToBottom = true;
+
+  /** True while the log shows: its tool's switch (or, without `tool`, any switch) is on. */
+  get visible(): boolean {
+    return this.isVisible;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const { runtime } = this;
+    this.sessionsList.setStore(runtime.sessions);
+    this.logStore.setStore(runtime.log);
+    const sessions = (this.sessionsList.value ?? []).filter((s) => !this.tool || s.tool === this.tool);
+    // Follow every session shown, so a switch turning on or off shows or hides the log.
+    for (const [session, controller] of this.sessionStates) {
+      if (!sessions.includes(session)) {
+        controller.setStore(undefined);
+        this.removeController(controller);
+        this.sessionStates.delete(session);
+      }
+    }
+    for (const session of sessions) {
+      if (!this.sessionStates.has(session)) this.sessionStates.set(session, new StoreController(this, session));
+    }
+    this.isVisible = !runtime.embedded && sessions.some((s) => s.getState().status !== 'off');
+    this.hidden = !this.isVisible;
+    const rows = this.rowsElement;
+    this.stuckToBottom = !rows || rows.scrollHeight - rows.scrollTop - rows.clientHeight < 4;
+  }
+
+  private entries(): readonly LogEntry[] {
+    const entries = this.logStore.value?.entries ?? [];
+    return this.tool ? entries.filter((e) => e.tool === this.tool) : entries;
+  }
+
+  protected override render() {
+    if (!this.isVisible) return nothing;
+    const entries = this.entries();
+    if (this.mode === 'tab') return this.renderContent(entries);
+    const last = entries.at(-1);
+    return html`
+      <details class="panel" part="panel" ?open=${this.open} @toggle=${this.onPanelToggle}>
+        <summary part="panel-summary">
+          <span class="title" part="title">${this.text.logTitle}</span>
+          ${!this.open && last ? html`<span class="last" part="last-row">${this.renderLine(last)}</span>` : nothing}
+        </summary>
+        ${this.renderContent(entries)}
+      </details>
+    `;
+  }
+
+  private renderContent(entries: readonly LogEntry[]) {
+    const { text } = this;
+    return html`
+      <div class="content" part="content">
+        ${this.renderConnect()}
+        <div class="rows" part="rows" role="log" aria-label=${text.logLabel} tabindex="0">
+          ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
+          ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
+        </div>
+      </div>
+    `;
+  }
+
+  private renderConnect() {
+    const { text } = this;
+    const origin = globalThis.location.origin;
+    const port = this.runtime.relayPort;
+    const args = ['ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
+    const config = JSON.stringify({ mcpServers: { 'ai-ops': { command: 'npx', args } } }, null, 2);
+    return html`
+      <details class="connect" part="connect">
+        <summary>${text.logConnectTitle}</summary>
+        <p>${text.logConnectCommand}</p>
+        <pre part="command" tabindex="0"><code>npx ${args.join(' ')}</code></pre>
+        <p>${text.logConnectConfig}</p>
+        <pre part="config" tabindex="0"><code>${config}</code></pre>
+        <p>${text.logConnectReconnectHint}</p>
+        <button type="button" part="reconnect-button" ?disabled=${this.reconnecting}
+          aria-busy=${this.reconnecting ? 'true' : nothing} @click=${this.reconnect}>${text.logReconnect}</button>
+        ${this.reconnectError === null ? nothing
+          : html`<p class="note" role="status">${fillString(text.logReconnectFailed, { reason: this.reconnectError }).join('')}</p>`}
+      </details>
+    `;
+  }
+
+  /** Time, name, argument summary, badge, result summary (LOG-3). */
+  private renderLine(entry: LogEntry) {
+    const texts = rowText(entry);
+    const ellipsis = (cut: CutText) => (cut.truncated ? '…' : '');
+    return html`<span class="line">
+      <time part="time" datetime=${new Date(entry.time).toISOString()}>${texts.time}</time>
+      <span class="name" part="name">${entry.name}</span>
+      <span class="args-summary" part="args-summary">${texts.args.text}${ellipsis(texts.args)}</span>
+      <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
+      <span class="result-summary" part="result-summary">${texts.result.text}${ellipsis(texts.result)}</span>
+    </span>`;
+  }
+
+  private renderRow(entry: LogEntry) {
+    const open = this.openRows.has(entry.id);
+    return html`
+      <details class="row" part="row" data-id=${entry.id} ?open=${open} @toggle=${this.onRowToggle}>
+        <summary part="row-summary">${this.renderLine(entry)}</summary>
+        ${open ? this.renderFull(entry) : nothing}
+      </details>
+    `;
+  }
+
+  /** Arguments and result in full, each cut at 10,000 characters (LOG-4), as text (LOG-6). */
+  private renderFull(entry: LogEntry) {
+    const { text } = this;
+    const block = (label: string, part: string, cut: CutText) => html`
+      <p class="field">${label}</p>
+      <pre part=${part} tabindex="0">${cut.text}</pre>
+      ${cut.truncated ? html`<p class="note">${fillString(text.logTruncated, { count: DETAIL_CHARS.toLocaleString('en-US') }).join('')}</p>` : nothing}
+    `;
+    return html`
+      ${block(text.logArguments, 'args', formatValue(entry.args, DETAIL_CHARS))}
+      ${block(text.logResult, 'result', formatValue(entry.result, DETAIL_CHARS))}
+    `;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (this.isVisible !== this.announcedVisible) {
+      this.announcedVisible = this.isVisible;
+      this.dispatchEvent(new AiOpsLogVisibilityChangeEvent({ visible: this.isVisible }));
+    }
+    // New rows land at the bottom (LOG-5); follow them unless the user scrolled up to read.
+    const count = this.entries().length;
+    const rows = this.rowsElement;
+    if (rows && count > this.lastRowCount && this.stuckToBottom) rows.scrollTop = rows.scrollHeight;
+    this.lastRowCount = count;
+  }
+
+  private onPanelToggle(event: Event): void {
+    this.open = (event.target as HTMLDetailsElement).open;
+  }
+
+  private onRowToggle(event: Event): void {
+    const row = event.target as HTMLDetailsElement;
+    const id = Number(row.dataset.id);
+    if (row.open) this.openRows.add(id);
+    else this.openRows.delete(id);
+    this.requestUpdate();
+  }
+
+  private async reconnect(): Promise<void> {
+    this.reconnecting = true;
+    this.reconnectError = null;
+    try {
+      await this.runtime.relay.reconnect();
+    } catch (error) {
+      this.reconnectError = describeError(error);
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ai-ops-log': AiOpsLog;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Design tokens shared by the three elements. Every colour, font and radius is a CSS custom
+ * property with a default, so a host design system restyles the elements without forking them;
+ * `::part` reaches the rest.
+ * @module
+ */
+import { css } from 'lit';
+
+/** The defaults behind the `--ai-ops-*` custom properties, and the reset the elements share. */
+export const tokens = css`
+  :host {
+    --_text: var(--ai-ops-text, #1f2328);
+    --_muted: var(--ai-ops-muted, #5b6169);
+    --_surface: var(--ai-ops-surface, #ffffff);
+    --_subtle: var(--ai-ops-subtle, #f3f4f6);
+    --_border: var(--ai-ops-border, #c9ced6);
+    --_accent: var(--ai-ops-accent, #0b57d0);
+    --_on-accent: var(--ai-ops-on-accent, #ffffff);
+    --_danger: var(--ai-ops-danger, #b3261e);
+    --_on-danger: var(--ai-ops-on-danger, #ffffff);
+    --_danger-subtle: var(--ai-ops-danger-subtle, #fce8e6);
+    --_danger-text: var(--ai-ops-danger-text, #8c1d18);
+    --_success-subtle: var(--ai-ops-success-subtle, #e6f4ea);
+    --_success-text: var(--ai-ops-success-text, #0d652d);
+    --_neutral-subtle: var(--ai-ops-neutral-subtle, #eceff1);
+    --_neutral-text: var(--ai-ops-neutral-text, #3c4043);
+    --_radius: var(--ai-ops-radius, 6px);
+    --_focus: var(--ai-ops-focus-ring, 2px solid var(--_accent));
+    font-family: var(--ai-ops-font, system-ui, sans-serif);
+    font-size: var(--ai-ops-font-size, 0.875rem);
+    color: var(--_text);
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  *, *::before, *::after {
+    box-sizing: border-box;
+  }
+  :focus-visible {
+    outline: var(--_focus);
+    outline-offset: 2px;
+  }
+  pre, code {
+    font-family: var(--ai-ops-mono-font, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
+  }
+`;
