@@ -29,15 +29,21 @@ export const browserOptions = {
 };
 
 export async function buildAll({ only } = {}) {
+  await rm(join(root, 'dist/ai-ops-chunks'), { recursive: true, force: true });
   await mkdir(site, { recursive: true });
   await copyVendor(join(site, 'ai-ops/vendor'));
   await esbuild.build({
     ...browserOptions,
     entryPoints: { 'ai-ops': join(root, 'elements/bundle.ts') },
     outdir: join(root, 'dist'),
+    // The call path (validator included) is a chunk loaded on the first switch-on.
+    splitting: true,
+    chunkNames: 'ai-ops-chunks/[name]-[hash]',
     metafile: true,
   });
+  await rm(join(site, 'ai-ops/ai-ops-chunks'), { recursive: true, force: true });
   await cp(join(root, 'dist/ai-ops.js'), join(site, 'ai-ops/ai-ops.js'));
+  await cp(join(root, 'dist/ai-ops-chunks'), join(site, 'ai-ops/ai-ops-chunks'), { recursive: true });
   await cp(join(root, 'demo/index.html'), join(site, 'index.html'));
   if (existsSync(join(root, 'demo/shared'))) await cp(join(root, 'demo/shared'), join(site, 'shared'), { recursive: true, filter: (p) => !p.endsWith('.ts') });
   for (const name of await readdir(join(root, 'demo'))) {

@@ -14,8 +14,8 @@ export {
 } from './limits.js';
 export { listFilesSchema, readFileSchema, writeFileSchema, deleteFileSchema, resolveRelativePath } from './files.js';
 export type { FileEntry } from './files.js';
-export { compileInputValidator, publishedSchema } from './validation.js';
-export { runCall, compileOperation } from './call.js';
+// The call path (runCall, compileOperation, the validator) is loaded on demand by the sessions;
+// import it directly from 'ai-ops/call' when you need it (tests, the conformance kit).
 export type { CallHooks, CompiledOperation, CallOutcome } from './call.js';
 export { createStore } from './store.js';
 export type { ReadableStore, WritableStore } from './store.js';

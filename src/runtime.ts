@@ -4,7 +4,6 @@
  * `provideOperations('sql', createSqlOperations(deps))`.
  * @module
  */
-import { compileOperation, type CompiledOperation } from './call.js';
 import { systemClock, type Clock } from './clock.js';
 import { createConfirmationQueue, type ConfirmationQueue } from './confirmation-queue.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
@@ -95,19 +94,19 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     provideOperations(tool, definitions) {
       if (!isValidName(tool)) throw new TypeError(`ai-ops: tool name must match [a-z0-9_]+: ${JSON.stringify(tool)}`);
       if (sessions.getState().some((s) => s.tool === tool)) throw new Error(`ai-ops: operations of ${tool} were provided already`);
-      const operations = new Map<string, CompiledOperation>();
+      const operations = new Map<string, AnyOperationDefinition>();
       for (const definition of definitions) {
         const { name } = definition;
         if (!isValidName(name) || !name.startsWith(`${tool}_`)) {
           throw new TypeError(`ai-ops: ${JSON.stringify(name)} must start with "${tool}_" and use only [a-z0-9_]`);
         }
         if (operations.has(name)) throw new Error(`ai-ops: ${name} is defined twice`);
-        operations.set(name, compileOperation(definition));
+        operations.set(name, definition);
       }
       const permission = embedded
         ? createPermissionStore({ tool, storage: null, clock, events: null })
         : createPermissionStore({ tool, storage: options.storage, clock, events: win });
-      const session = createToolSession({ tool, operations, permission, confirmations, log, relay, clock, embedded, onStatusChange });
+      const session = createToolSession({ tool, definitions: operations, permission, confirmations, log, relay, clock, embedded, onStatusChange });
       sessions.setState([...sessions.getState(), session]);
       return session;
     },

@@ -4,7 +4,8 @@
  * {@link runCall} and lands in the log (SW-2..SW-4, REG-1..REG-5).
  * @module
  */
-import { runCall, type CompiledOperation } from './call.js';
+import type { CompiledOperation } from './call.js';
+import type { AnyOperationDefinition } from './definition.js';
 import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { OperationLog } from './operation-log.js';
@@ -12,7 +13,6 @@ import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail, serialize } from './result.js';
 import { createStore, type ReadableStore } from './store.js';
 import { toCallToolResult, type RelayConnector } from './model-context.js';
-import { publishedSchema } from './validation.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';
@@ -44,7 +44,8 @@ export interface ToolSession extends ReadableStore<ToolSessionState> {
 /** What a session needs from the page-wide runtime. */
 export interface ToolSessionDeps {
   tool: string;
-  operations: ReadonlyMap<string, CompiledOperation>;
+  /** The definitions by name; their schemas are compiled once, when first needed. */
+  definitions: ReadonlyMap<string, AnyOperationDefinition>;
   permission: PermissionStore;
   confirmations: ConfirmationQueue;
   log: OperationLog;
@@ -57,14 +58,30 @@ export interface ToolSessionDeps {
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
 export function createToolSession(deps: ToolSessionDeps): ToolSession {
-  const { tool, operations, permission, confirmations, log, relay, clock, embedded } = deps;
+  const { tool, definitions, permission, confirmations, log, relay, clock, embedded } = deps;
   const store = createStore<ToolSessionState>({
     tool,
     status: 'off',
     error: null,
     embedded,
-    operations: [...operations.keys()],
+    operations: [...definitions.keys()],
   });
+  // The call path (validator included) is loaded and the schemas compiled once, on the first
+  // switch-on or call: a page whose switches stay off never downloads it.
+  let pipeline: Promise<{
+    operations: Map<string, CompiledOperation>;
+    runCall: typeof import('./call.js').runCall;
+    publishedSchema: typeof import('./validation.js').publishedSchema;
+  }> | null = null;
+  const loadPipeline = () =>
+    (pipeline ??= Promise.all([import('./call.js'), import('./validation.js')]).then(([call, validation]) => ({
+      operations: new Map([...definitions].map(([name, definition]) => [name, call.compileOperation(definition)])),
+      runCall: call.runCall,
+      publishedSchema: validation.publishedSchema,
+    })).catch((error) => {
+      pipeline = null;
+      throw error;
+    }));
   const update = (patch: Partial<ToolSessionState>) => {
     store.setState({ ...store.getState(), ...patch });
     deps.onStatusChange();
@@ -72,9 +89,14 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   let registration: AbortController | null = null;
 
   const call = async (name: string, input: unknown) => {
-    const operation = operations.get(name);
-    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
-    const { result, json } = await runCall(operation, input, {
+    if (!definitions.has(name)) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    let loaded;
+    try {
+      loaded = await loadPipeline();
+    } catch (error) {
+      return serialize(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
+    }
+    const { result, json } = await loaded.runCall(loaded.operations.get(name)!, input, {
       isEnabled: () => permission.isEnabled(),
       skipsConfirmation: () => permission.skipsConfirmation(),
       async confirm(request) {
@@ -93,7 +115,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     registration = controller;
     update({ status: 'starting', error: null });
     try {
-      const modelContext = await relay.ensureModelContext();
+      const [modelContext, { operations, publishedSchema }] = await Promise.all([relay.ensureModelContext(), loadPipeline()]);
       for (const [name, operation] of operations) {
         if (controller.signal.aborted) return;
         const { definition } = operation;

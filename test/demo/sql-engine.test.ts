@@ -131,7 +131,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     await waitForState(engine, 'ready');
     const restartMs = performance.now() - started - timedOutAfter;
     console.log(`[sql] timeout after ${Math.round(timedOutAfter)} ms, restart ${Math.round(restartMs)} ms`);
-    expect(restartMs).to.be.below(10000);
+    expect(restartMs).to.be.below(3000);
 
     const [check] = results(await engine.run("select to_regclass('marker') is null as fresh"));
     expect(check.rows).to.deep.equal([{ fresh: true }]);

@@ -238,8 +238,12 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   #boot(): Promise<void> {
     this.#setState('loading');
-    const ready = this.#loadAssets()
-      .then((assets) => this.#spawn(assets))
+    const ready: Promise<void> = this.#loadAssets()
+      .then((assets) => {
+        // dispose() during the fetch: start no worker nobody would terminate.
+        if (this.#ready !== ready) throw new Error('The SQL engine was disposed.');
+        return this.#spawn(assets);
+      })
       .then(
         () => {
           if (this.#ready === ready) this.#setState('ready');
