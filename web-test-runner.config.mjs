@@ -4,6 +4,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -22,7 +23,8 @@ export default {
   testsFinishTimeout: 20 * 60 * 1000,
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
-  plugins: [esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
+  plugins: [reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -233,6 +233,12 @@ export class AiOpsConfirm extends AiOpsElement {
     `;
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Moved in the document: render again so a shown request gets its modal dialog back.
+    if (this.hasUpdated) this.requestUpdate();
+  }
+
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     const request = this.request;
@@ -244,7 +250,11 @@ export class AiOpsConfirm extends AiOpsElement {
       return;
     }
     // Lit renders in a microtask and showModal needs no frame: this opens in a background tab too (CONF-9).
-    if (!dialog.open) dialog.showModal();
+    // A dialog that was open when this element left the document is back as a non-modal one.
+    if (!dialog.matches(':modal')) {
+      if (dialog.open) dialog.close();
+      dialog.showModal();
+    }
     if (previous?.id !== request.id) {
       // A new request (CONF-7): the checkbox was rendered fresh (unchecked) and focus starts on やめる.
       this.cancelButton?.focus();
@@ -258,7 +268,8 @@ export class AiOpsConfirm extends AiOpsElement {
     const request = this.request;
     if (!request || request.status !== 'waiting') return;
     this.runtime.confirmations.decline(request.id);
-    this.dispatchEvent(new AiOpsConfirmDeclineEvent({ id: request.id, tool: request.tool, name: request.name, reason }));
+    const declined = new AiOpsConfirmDeclineEvent({ id: request.id, tool: request.tool, name: request.name, reason });
+    this.dispatchEvent(declined);
   }
 
   private onCancelClick(): void {
@@ -271,7 +282,8 @@ export class AiOpsConfirm extends AiOpsElement {
     if (!request || request.status !== 'waiting' || !event.isTrusted) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
     this.runtime.confirmations.approve(request.id, { skipFuture });
-    this.dispatchEvent(new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture }));
+    const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
+    this.dispatchEvent(approved);
   }
 
   /** Esc: the dialog closes only when the queue says so (CONF-4, CONF-6). */

@@ -14,6 +14,10 @@ import { aiOpsStringsStore, resolveAiOpsStrings, type AiOpsStrings } from './str
  * An ai-ops element. It reads the runtime from an {@link aiOpsContext} provider when one is above
  * it, else from its `aiOps` property, else the page's default runtime (`getAiOps()`); it never
  * loads scripts or registers tools itself (SHAPE-2).
+ * @example
+ * const log = document.createElement('ai-ops-log');
+ * log.aiOps = createAiOps({ relayPort: 9400 }); // a page with its own runtime
+ * log.strings = { logTitle: 'AI operations' };
  */
 export class AiOpsElement extends LitElement {
   /**

@@ -18,7 +18,10 @@ import { tokens } from './styles.js';
 /** The relay's default port; any other is spelled out in the instructions (LOG-2). */
 const DEFAULT_RELAY_PORT = 9333;
 
-/** How a log is laid out. */
+/**
+ * How a log is laid out.
+ * @example log.mode = 'tab';
+ */
 export type AiOpsLogMode = 'panel' | 'tab';
 
 interface RowText {
@@ -49,7 +52,8 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  *
  * In `panel` mode (default) it is a collapsible panel for the page bottom that shows, collapsed,
  * its title 「AI からの操作」 and the last row. In `tab` mode it renders only the content, to sit in
- * a host's own tab panel; the host shows its tab while `visible` is true.
+ * a host's own tab panel; the host shows its tab while `visible` is true. While not visible it
+ * renders nothing and sets its own `hidden`.
  *
  * @event {AiOpsLogVisibilityChangeEvent} ai-ops-log-visibility-change - `visible` changed;
  *   `detail: {visible}`.
@@ -356,7 +360,8 @@ export class AiOpsLog extends AiOpsElement {
     super.updated(changed);
     if (this.isVisible !== this.announcedVisible) {
       this.announcedVisible = this.isVisible;
-      this.dispatchEvent(new AiOpsLogVisibilityChangeEvent({ visible: this.isVisible }));
+      const changed = new AiOpsLogVisibilityChangeEvent({ visible: this.isVisible });
+      this.dispatchEvent(changed);
     }
     // New rows land at the bottom (LOG-5); follow them unless the user scrolled up to read.
     const count = this.entries().length;

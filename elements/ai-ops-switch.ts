@@ -14,7 +14,7 @@ import { tokens } from './styles.js';
 /**
  * @summary The permission switch of one tool, labelled 「AI からの操作」, off by default. Under it, a
  * danger notice (`role="alert"`) when the operations could not start. Renders nothing in an
- * embedded page, or while the runtime has no session for `tool`.
+ * embedded page, or while the runtime has no session for `tool`; it then sets its own `hidden`.
  * @tagname ai-ops-switch
  *
  * @event {AiOpsSwitchChangeEvent} ai-ops-switch-change - The user turned the switch on or off;
@@ -169,7 +169,8 @@ export class AiOpsSwitch extends AiOpsElement {
     if (!session) return;
     if (input.checked) session.turnOn();
     else session.turnOff();
-    this.dispatchEvent(new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked }));
+    const changed = new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked });
+    this.dispatchEvent(changed);
   }
 }
 

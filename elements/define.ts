@@ -7,7 +7,10 @@ import { AiOpsConfirm } from './ai-ops-confirm.js';
 import { AiOpsLog } from './ai-ops-log.js';
 import { AiOpsSwitch } from './ai-ops-switch.js';
 
-/** Tag names and their classes. */
+/**
+ * Tag names and their classes.
+ * @example Object.keys(aiOpsElements) // ['ai-ops-switch', 'ai-ops-confirm', 'ai-ops-log']
+ */
 export const aiOpsElements = {
   'ai-ops-switch': AiOpsSwitch,
   'ai-ops-confirm': AiOpsConfirm,

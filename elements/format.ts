@@ -7,12 +7,21 @@
  */
 import type { OperationResult } from '../src/result.js';
 
-/** Characters of a row's argument and result summaries (LOG-3). */
+/**
+ * Characters of a row's argument and result summaries (LOG-3).
+ * @example summarizeArgs(args).text.length <= SUMMARY_CHARS // true
+ */
 export const SUMMARY_CHARS = 80;
-/** Characters of an expanded row's arguments and result (LOG-4). */
+/**
+ * Characters of an expanded row's arguments and result (LOG-4).
+ * @example formatValue(result, DETAIL_CHARS)
+ */
 export const DETAIL_CHARS = 10_000;
 
-/** Text and whether it was cut. */
+/**
+ * Text and whether it was cut.
+ * @example const { text, truncated } = cutText(output, 80);
+ */
 export interface CutText {
   readonly text: string;
   readonly truncated: boolean;

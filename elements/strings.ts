@@ -9,6 +9,8 @@ import { createStore, type ReadableStore } from '../src/store.js';
 /**
  * Every string the elements show. `{name}`-style placeholders are filled by the element; keep them
  * when translating.
+ * @example
+ * const fr: Partial<AiOpsStrings> = { switchLabel: 'Opérations par IA', confirmCancel: 'Annuler' };
  */
 export interface AiOpsStrings {
   /** The switch's label (SW-1). */
@@ -94,7 +96,10 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
 
 const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
 
-/** The page-wide overrides, as a store the elements subscribe to. */
+/**
+ * The page-wide overrides, as a store the elements subscribe to.
+ * @example aiOpsStringsStore.subscribe(() => console.log(aiOpsStringsStore.getState()));
+ */
 export const aiOpsStringsStore: ReadableStore<Readonly<Partial<AiOpsStrings>>> = pageStrings;
 
 /**

@@ -6,7 +6,12 @@
  */
 import { css } from 'lit';
 
-/** The defaults behind the `--ai-ops-*` custom properties, and the reset the elements share. */
+/**
+ * The defaults behind the `--ai-ops-*` custom properties, and the reset the elements share.
+ * @example
+ * // a host page
+ * ai-ops-switch, ai-ops-confirm, ai-ops-log { --ai-ops-accent: #7c3aed; --ai-ops-radius: 2px; }
+ */
 export const tokens = css`
   :host {
     --_text: var(--ai-ops-text, #1f2328);

@@ -41,3 +41,13 @@ async function copyIfChanged(from, to) {
   if (dst && dst.size === src.size && dst.mtimeMs >= src.mtimeMs) return;
   await copyFile(from, to);
 }
+
+// `node demo/go/build.mjs`: this part alone, into dist/site/go (same options as the main build).
+if (process.argv[1] && (await import('node:url')).fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { dirname, resolve } = await import('node:path');
+  const { fileURLToPath, pathToFileURL } = await import('node:url');
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const esbuild = await import('esbuild');
+  const { browserOptions } = await import(pathToFileURL(join(root, 'esbuild.config.mjs')).href);
+  await build({ esbuild, browserOptions, outdir: join(root, 'dist/site/go'), root, production: process.env.NODE_ENV !== 'development' });
+}

@@ -1,5 +1,5 @@
 // GoRunner against the real engine: yaegi.wasm + worker.js built by demo/go/build.mjs into
-// dist/site/go/engine/ (build first: `node esbuild.config.mjs go`).
+// dist/site/go/engine/ (build first: `node esbuild.config.mjs go`, or `node demo/go/build.mjs`).
 import { expect } from '@open-wc/testing';
 import { GoRunner, type GoFiles, type GoMode, type GoRunnerState } from '../../demo/go/engine/go-runner.js';
 
@@ -35,8 +35,10 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
   after(() => runner.dispose());
 
   it('[GO-4] loads lazily: nothing is fetched before load(), load() is idempotent and reports loading', async () => {
+    const wasmEntries = () => performance.getEntriesByName(new URL(engine.wasmUrl, location.href).href);
     expect(runner.loaded).to.equal(false);
     expect(runner.state).to.equal('idle');
+    expect(wasmEntries()).to.have.length(0);
     const started = performance.now();
     const first = runner.load();
     expect(runner.state).to.equal('loading');
@@ -47,6 +49,17 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     expect(runner.state).to.equal('idle');
     expect(states).to.deep.equal(['loading', 'idle']);
     await runner.load();
+    expect(wasmEntries()).to.have.length(1);
+  });
+
+  it('[GO-5] hello world exits 0 with its output right after the load; a second run works', async () => {
+    const first = await runGo(runner, main('func main() { fmt.Println("hello, world") }'));
+    expect(first).to.include({ exitCode: 0, stopped: false });
+    expect(first.output).to.equal('hello, world\n');
+    const second = await runGo(runner, main('func main() { fmt.Println("again") }'));
+    expect(second.exitCode).to.equal(0);
+    expect(second.output).to.equal('again\n');
+    console.log(`[go] first run: ${Math.round(first.ms)} ms, second run: ${Math.round(second.ms)} ms`);
   });
 
   it('[GO-4] a wasm that cannot be fetched makes load() reject, and start() reject its done', async () => {
@@ -60,14 +73,21 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     expect(error).to.be.instanceOf(Error);
   });
 
-  it('[GO-5] hello world exits 0 with its output; a second run works', async () => {
-    const first = await runGo(runner, main('func main() { fmt.Println("hello, world") }'));
-    expect(first).to.include({ exitCode: 0, stopped: false });
-    expect(first.output).to.equal('hello, world\n');
-    const second = await runGo(runner, main('func main() { fmt.Println("again") }'));
-    expect(second.exitCode).to.equal(0);
-    expect(second.output).to.equal('again\n');
-    console.log(`[go] first run: ${Math.round(first.ms)} ms, second run: ${Math.round(second.ms)} ms`);
+  it('[GO-4] start() before load() loads first (loading → running → idle); stop() during the load cancels the job', async () => {
+    const fresh = new GoRunner({ ...engine, warm: false });
+    const seen: GoRunnerState[] = [];
+    fresh.subscribe((s) => seen.push(s));
+    const cancelled = fresh.start(main('func main() { fmt.Println("never") }'), 'run', () => {});
+    expect(fresh.state).to.equal('loading');
+    expect(() => fresh.start(main('func main() {}'), 'run', () => {})).to.throw(/loading/);
+    cancelled.stop();
+    expect(await cancelled.done).to.deep.equal({ exitCode: -1, stopped: true });
+    await fresh.load();
+    expect(fresh.state).to.equal('idle');
+    seen.length = 0;
+    const r = await runGo(fresh, main('func main() { fmt.Println("loaded on demand") }'));
+    expect(r).to.include({ exitCode: 0, output: 'loaded on demand\n' });
+    expect(seen).to.deep.equal(['running', 'idle']);
   });
 
   it('[GO-5] a run on a warmed-up runner starts at once', async () => {
@@ -115,6 +135,39 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     expect(r.exitCode).to.equal(2);
     expect(r.output).to.contain('panic: in goroutine');
     expect(r.output).not.to.contain('github.com/traefik/yaegi');
+  });
+
+  it('[GO-5] a deadlocked program exits 2 with Go\'s deadlock message instead of hanging', async () => {
+    const r = await runGo(runner, main('func main() {\n\tfmt.Println("waiting")\n\tch := make(chan int)\n\t<-ch\n}'));
+    expect(r.exitCode).to.equal(2);
+    expect(r.output).to.equal('waiting\nfatal error: all goroutines are asleep - deadlock!\n');
+  });
+
+  it('[GO-5] goroutines, channels, timers and a pending fetch are not taken for a deadlock', async () => {
+    const url = new URL('/package.json', location.href).href;
+    const r = await runGo(
+      runner,
+      main(
+        'func main() {\n' +
+          '\tch := make(chan string)\n' +
+          '\tgo func() { time.Sleep(50 * time.Millisecond); ch <- "tick" }()\n' +
+          '\tfmt.Println(<-ch)\n' +
+          `\tresp, err := http.Get(${JSON.stringify(url)})\n` +
+          '\tif err != nil {\n\t\tpanic(err)\n\t}\n' +
+          '\tb, _ := io.ReadAll(resp.Body)\n' +
+          '\tfmt.Println(resp.StatusCode, strings.Contains(string(b), "\\"name\\""))\n' +
+          '}',
+        ['fmt', 'io', 'net/http', 'strings', 'time'],
+      ),
+    );
+    expect(r.output).to.equal('tick\n200 true\n');
+    expect(r.exitCode).to.equal(0);
+  });
+
+  it('[GO-3] go run refuses a root package that is not main', async () => {
+    const r = await runGo(runner, { 'go.mod': GO_MOD, 'lib.go': 'package lib\n\nfunc F() {}\n' });
+    expect(r.exitCode).to.equal(1);
+    expect(r.output).to.equal('package example.com/app is not a main package\n');
   });
 
   it('[GO-5] log.Fatal exits 1 with its message', async () => {
@@ -184,7 +237,7 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     it(`[GO-8] importing ${pkg} fails to compile with exit 1`, async () => {
       const r = await runGo(runner, main('func main() { fmt.Println("x") }', ['fmt', pkg]));
       expect(r.exitCode).to.equal(1);
-      expect(r.output).to.contain(`import "${pkg}"`);
+      expect(r.output).to.contain(`import "${pkg}" error: unable to find source related to: "${pkg}"`);
     });
   }
 

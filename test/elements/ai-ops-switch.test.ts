@@ -6,7 +6,7 @@ import { setAiOpsStrings } from '../../elements/strings.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
 import {
-  centerOf, createFakeLoader, createGate, createTestRuntime, MemoryStorage, statusReached, testOperations, textOf, turnOn, until,
+  centerOf, cleanupRuntimes, createGate, fakeModelContext, createTestRuntime, MemoryStorage, statusReached, testOperations, textOf, turnOn, until,
 } from './helpers.js';
 
 const parts = (el: AiOpsSwitch) => {
@@ -20,6 +20,7 @@ const parts = (el: AiOpsSwitch) => {
 
 describe('<ai-ops-switch>', () => {
   afterEach(async () => {
+    cleanupRuntimes();
     await resetMouse();
   });
 
@@ -63,7 +64,7 @@ describe('<ai-ops-switch>', () => {
     expect(input!.checked).to.equal(true);
     expect(input!.hasAttribute('aria-busy')).to.equal(false);
     expect(aiOps.storage.getItem(permissionKey('sql'))).to.be.a('string');
-    expect([...aiOps.loader.tools.keys()]).to.include('sql_echo');
+    expect([...fakeModelContext.tools.keys()]).to.include('sql_echo');
     expect(textOf(el.shadowRoot)).to.equal('AI からの操作');
     await expect(el).to.be.accessible();
   });
@@ -82,7 +83,7 @@ describe('<ai-ops-switch>', () => {
     expect(session.getState().status).to.equal('off');
     expect(input!.checked).to.equal(false);
     expect(aiOps.storage.getItem(permissionKey('sql'))).to.equal(null);
-    expect(aiOps.loader.tools.size).to.equal(0);
+    expect(fakeModelContext.tools.size).to.equal(0);
   });
 
   it('[SW-1] follows changes made elsewhere (expiry, another tab) without firing its event', async () => {
@@ -102,11 +103,11 @@ describe('<ai-ops-switch>', () => {
 
   it('[SW-4] a script that fails to load: back off, key deleted, a role=alert notice with title and reason', async () => {
     const aiOps = createTestRuntime();
-    aiOps.loader.failOn = { pattern: /mcp-b-global/, message: 'could not load /ai-ops/vendor/mcp-b-global.js' };
+    aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load /ai-ops/vendor/relay/embed.js' };
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
     await sendMouse({ type: 'click', position: centerOf(parts(el).input!) });
-    console.log("A", JSON.stringify(session.getState()), JSON.stringify(aiOps.loader.loads)); await until(() => session.getState().error !== null, "the start to fail");
+    await until(() => session.getState().error !== null, 'the start to fail');
     await el.updateComplete;
     const { input, alert } = parts(el);
     expect(input!.checked).to.equal(false);
@@ -114,7 +115,7 @@ describe('<ai-ops-switch>', () => {
     expect(aiOps.storage.getItem(permissionKey('sql'))).to.equal(null);
     expect(alert).to.exist;
     expect(textOf(alert!.querySelector('[part="alert-title"]'))).to.equal('AI からの操作を始められません');
-    expect(textOf(alert!.querySelector('[part="alert-body"]'))).to.equal('could not load /ai-ops/vendor/mcp-b-global.js');
+    expect(textOf(alert!.querySelector('[part="alert-body"]'))).to.equal('could not load /ai-ops/vendor/relay/embed.js');
     // Under the switch: after it in the shadow tree.
     expect(parts(el).input!.compareDocumentPosition(alert!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     await expect(el).to.be.accessible();
@@ -130,9 +131,8 @@ describe('<ai-ops-switch>', () => {
   it('[SW-4] a refused registration, and a stored "on" failing at page load, show the notice too', async () => {
     const storage = new MemoryStorage();
     storage.setItem(permissionKey('sql'), JSON.stringify({ v: 1, enabledUntil: Date.now() + 60_000, skipConfirmUntil: null }));
-    const loader = createFakeLoader();
-    loader.refuseRegistration = 'InvalidStateError: sql_echo is registered already';
-    const aiOps = createTestRuntime({ storage, loader });
+    fakeModelContext.refuseRegistration = 'InvalidStateError: sql_echo is registered already';
+    const aiOps = createTestRuntime({ storage });
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
     await until(() => session.getState().error !== null, 'the stored start to fail');
@@ -202,7 +202,7 @@ describe('<ai-ops-switch>', () => {
       await el.updateComplete;
       expect(textOf(parts(el).label)).to.equal('KI-Operationen');
       session.turnOn();
-      console.log("A", JSON.stringify(session.getState()), JSON.stringify(aiOps.loader.loads)); await until(() => session.getState().error !== null, "the start to fail");
+      await until(() => session.getState().error !== null, 'the start to fail');
       await el.updateComplete;
       expect(textOf(parts(el).alert)).to.equal('Operations from AI could not start offline');
     } finally {

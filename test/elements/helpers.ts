@@ -68,41 +68,46 @@ export function createFakeClock(start = new Date(2025, 0, 2, 3, 4, 5).getTime())
   };
 }
 
+/**
+ * The fake `document.modelContext`. The runtime loads the polyfill once per document (whichever
+ * runtime turns on first), so this object is shared by every runtime of a test file.
+ */
+export const fakeModelContext = {
+  /** Tools registered and not yet aborted. */
+  tools: new Map<string, ModelContextTool>(),
+  /** When set, `registerTool` throws this message. */
+  refuseRegistration: null as string | null,
+  registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }): void {
+    if (fakeModelContext.refuseRegistration) throw new Error(fakeModelContext.refuseRegistration);
+    fakeModelContext.tools.set(tool.name, tool);
+    options?.signal?.addEventListener('abort', () => {
+      if (fakeModelContext.tools.get(tool.name) === tool) fakeModelContext.tools.delete(tool.name);
+    }, { once: true });
+  },
+};
+
 /** What a fake loader did, and knobs to make it fail. */
 export interface FakeLoader extends ScriptLoader {
   /** Every `src` asked for, in order. */
   readonly loads: string[];
-  /** Tools registered on the fake `document.modelContext` and not yet aborted. */
-  readonly tools: Map<string, ModelContextTool>;
   /** When set, a load of a matching `src` rejects with this message. */
   failOn: { pattern: RegExp; message: string } | null;
-  /** When set, `registerTool` throws this message. */
-  refuseRegistration: string | null;
   /** When set, loads wait for this promise first (to observe `starting`). */
   gate: Promise<void> | null;
 }
 
-/** A loader whose polyfill installs a minimal `document.modelContext` with `registerTool`. */
+/** A loader whose "polyfill" installs {@link fakeModelContext} and whose relay embed does nothing. */
 export function createFakeLoader(): FakeLoader {
   const loader: FakeLoader = {
     loads: [],
-    tools: new Map(),
     failOn: null,
-    refuseRegistration: null,
     gate: null,
     async load(src) {
       loader.loads.push(src);
       if (loader.gate) await loader.gate;
       if (loader.failOn?.pattern.test(src)) throw new Error(loader.failOn.message);
       if (src.endsWith('mcp-b-global.js')) {
-        const modelContext = {
-          registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }) {
-            if (loader.refuseRegistration) throw new Error(loader.refuseRegistration);
-            loader.tools.set(tool.name, tool);
-            options?.signal?.addEventListener('abort', () => loader.tools.delete(tool.name), { once: true });
-          },
-        };
-        Object.defineProperty(document, 'modelContext', { value: modelContext, configurable: true, writable: true });
+        Object.defineProperty(document, 'modelContext', { value: fakeModelContext, configurable: true, writable: true });
       }
       return document.createElement('script');
     },
@@ -110,12 +115,24 @@ export function createFakeLoader(): FakeLoader {
   return loader;
 }
 
+const runtimes: AiOps[] = [];
+
 /** A runtime for one test: its own storage, loader and (optionally) clock; no auto-reconnect. */
 export function createTestRuntime(options: AiOpsOptions = {}): AiOps & { loader: FakeLoader; storage: MemoryStorage } {
   const loader = (options.loader as FakeLoader | undefined) ?? createFakeLoader();
   const storage = (options.storage as MemoryStorage | undefined) ?? new MemoryStorage();
   const aiOps = createAiOps({ window, embedded: false, autoReconnect: false, ...options, loader, storage });
+  runtimes.push(aiOps);
   return Object.assign(aiOps, { loader, storage });
+}
+
+/** Turns off every session of the runtimes made so far (run it after each test). */
+export function cleanupRuntimes(): void {
+  for (const aiOps of runtimes.splice(0)) {
+    for (const session of aiOps.sessions.getState()) session.turnOff();
+    aiOps.relay.disconnect();
+  }
+  fakeModelContext.refuseRegistration = null;
 }
 
 /** A promise and the function that settles it. */

@@ -14,7 +14,8 @@ import type { FromWorker, GoMode, ToWorker } from './protocol.js';
 export type { GoMode } from './protocol.js';
 
 /** `idle`: no job and no load in progress; `loading`: fetching/compiling the wasm; `running`: a job runs. */
-export type GoRunnerState = 'idle' | 'loading' | 'running';
+export const GoRunnerState = { idle: 'idle', loading: 'loading', running: 'running' } as const;
+export type GoRunnerState = (typeof GoRunnerState)[keyof typeof GoRunnerState];
 
 /** Where the engine's built files are served (demo/go/build.mjs puts them in `<site>/go/engine/`). */
 export interface GoRunnerOptions {
@@ -60,7 +61,17 @@ interface EngineWorker {
   onFailure?: (err: Error) => void;
 }
 
-/** Runs Go code with Yaegi in a Web Worker. */
+/**
+ * Runs Go code with Yaegi in a Web Worker.
+ *
+ * @example
+ * const runner = new GoRunner({ workerUrl: 'engine/worker.js', wasmUrl: 'engine/yaegi.wasm' });
+ * await runner.load(); // lazily, e.g. on the first Run click; not part of a run's time limit
+ * const job = runner.start(files, 'test', (chunk) => pane.append(chunk));
+ * const timer = setTimeout(() => job.stop(), 30_000);
+ * const { exitCode, stopped } = await job.done;
+ * clearTimeout(timer);
+ */
 export class GoRunner {
   readonly #workerUrl: URL;
   readonly #wasmUrl: URL;
@@ -69,6 +80,8 @@ export class GoRunner {
   #module: WebAssembly.Module | undefined;
   #loading: Promise<WebAssembly.Module> | undefined;
   #spare: EngineWorker | undefined;
+  /** A job was started and has not ended (also while it waits for the wasm to load). */
+  #busy = false;
   readonly #listeners = new Set<(state: GoRunnerState) => void>();
 
   /** Milliseconds the last successful {@link load} took (fetch + compile), undefined before. */
@@ -111,9 +124,10 @@ export class GoRunner {
    * Loads the wasm first when needed. Throws when a job runs or the wasm is loading.
    */
   start(files: GoFiles, mode: GoMode, onOutput: (chunk: string) => void): GoRun {
-    if (this.#state !== 'idle') throw new Error(`GoRunner is ${this.#state}`);
+    if (this.#busy || this.#state !== 'idle') throw new Error(`GoRunner is ${this.#state === 'idle' ? 'running' : this.#state}`);
     if (mode !== 'run' && mode !== 'test') throw new Error(`unknown mode ${String(mode)}`);
     const snapshot = snapshotFiles(files);
+    this.#busy = true;
 
     let stopped = false;
     let ended = false;
@@ -126,11 +140,13 @@ export class GoRunner {
     });
     const end = (): void => {
       ended = true;
+      this.#busy = false;
       if (engine) {
         engine.worker.terminate();
         engine.onMessage = engine.onFailure = undefined;
       }
-      this.#setState('idle');
+      // Stopped while the wasm still loads: the load goes on and ends in `idle` itself.
+      if (this.#state === 'running') this.#setState('idle');
       if (this.#warm && this.#module) this.#prepareSpare();
     };
 
@@ -145,11 +161,14 @@ export class GoRunner {
           settle({ exitCode: msg.exitCode, stopped: false });
         }
       };
-      engine.onFailure = (err) => {
+      const onFailure = (err: Error): void => {
         if (ended) return;
         end();
         fail(err);
       };
+      engine.onFailure = onFailure;
+      // A spare that failed before it was taken has no listener yet.
+      engine.ready.catch(onFailure);
       post(engine.worker, { type: 'run', files: snapshot, mode });
     };
 
@@ -166,6 +185,7 @@ export class GoRunner {
         (err: unknown) => {
           if (stopped) return;
           ended = true;
+          this.#busy = false;
           fail(err instanceof Error ? err : new Error(String(err)));
         },
       );

@@ -18,13 +18,16 @@ interface GoInstance {
   exit: (code: number) => void;
   importObject: WebAssembly.Imports;
   run(instance: WebAssembly.Instance): Promise<void>;
+  /** Runs Go until every goroutine waits; every return of control from Go to JS goes through it. */
+  _resume(): void;
+  /** Timers Go has asked JS for (sleeping goroutines, timeouts). */
+  _scheduledTimeouts: Map<number, unknown>;
 }
 
 /** What main.go looks up on globalThis. */
 interface YaegiGlobals {
   Go: new () => GoInstance;
   fs: { writeSync(fd: number, buf: Uint8Array): number };
-  process: { cwd(): string };
   __yaegiShouldWarmUp?: () => boolean;
   __yaegiReady?: () => void;
   __yaegiRun?: (job: { files: Record<string, string>; mode: GoMode }) => void;
@@ -69,8 +72,52 @@ g.fs.writeSync = (fd: number, buf: Uint8Array): number => {
   emit(fd, decoder.decode(buf, { stream: true }));
   return buf.length;
 };
-// Yaegi asks for the working directory when an import is not found; wasm_exec's stub throws.
-g.process.cwd = () => '/';
+
+/**
+ * Deadlock detection. Go's js/wasm runtime never reports "all goroutines are asleep": it waits
+ * for JavaScript to call back. Here, during a job, Go can only be woken by its own timers or by
+ * the browser operations net/http starts (fetch, body reads), so when Go returns to JS with none
+ * of them pending, nothing can ever wake it: report the deadlock as Go does (exit 2).
+ */
+let pendingAsync = 0;
+
+function track<T>(promise: Promise<T>): Promise<T> {
+  pendingAsync++;
+  return promise.finally(() => {
+    pendingAsync--;
+  });
+}
+
+function trackBrowserAsync(): void {
+  const fetch = globalThis.fetch.bind(globalThis);
+  globalThis.fetch = (...args: Parameters<typeof globalThis.fetch>) => track(fetch(...args));
+  const read = ReadableStreamDefaultReader.prototype.read;
+  ReadableStreamDefaultReader.prototype.read = function (this: ReadableStreamDefaultReader<unknown>) {
+    return track(read.call(this));
+  } as typeof read;
+  const arrayBuffer = Response.prototype.arrayBuffer;
+  Response.prototype.arrayBuffer = function (this: Response) {
+    return track(arrayBuffer.call(this));
+  };
+}
+
+function watchForDeadlock(go: GoInstance): void {
+  const resume = go._resume.bind(go);
+  let depth = 0;
+  go._resume = () => {
+    depth++;
+    try {
+      resume();
+    } finally {
+      depth--;
+    }
+    // Only when Go has returned to the event loop, not from a callback nested in a Go call.
+    if (depth === 0 && ran && !finished && go._scheduledTimeouts.size === 0 && pendingAsync === 0) {
+      emit(2, 'fatal error: all goroutines are asleep - deadlock!\n');
+      finish(2);
+    }
+  };
+}
 
 function finish(code: number): void {
   if (finished) return;
@@ -106,6 +153,8 @@ async function start(module: WebAssembly.Module): Promise<void> {
   // An interpreted goroutine's panic crashes the program; show the panic, not Yaegi's Go stack.
   go.env = { GOTRACEBACK: 'none' };
   go.exit = finish;
+  watchForDeadlock(go);
+  trackBrowserAsync();
   // Warming up (a throwaway first evaluation) pays off for a spare worker, not for a waiting job.
   g.__yaegiShouldWarmUp = () => !pendingJob;
   g.__yaegiReady = () => {

@@ -97,7 +97,7 @@ func (p *project) importPath(dir string) string {
 
 // tidy rewrites the interpreter's file names (src/<module>/x.go) to what `go` prints (./x.go).
 func (p *project) tidy(msg string) string {
-	return strings.ReplaceAll(msg, p.srcDir+"/", "./")
+	return strings.ReplaceAll(strings.ReplaceAll(msg, p.srcDir+"/", "./"), p.srcDir, ".")
 }
 
 // tidyWriter applies tidy to Yaegi's own messages ("src/<module>/x.go:5:2: panic"). Yaegi
@@ -185,6 +185,38 @@ func newInterp(fsys fs.FS, stdout, stderr io.Writer) (*interp.Interpreter, error
 	})
 }
 
+// anchor makes Yaegi resolve imports it cannot find to "unable to find source related to:
+// \"syscall/js\"" instead of asking the OS for the working directory (not implemented on js):
+// the first Compile names the interpreter's source "_.go", which Yaegi treats as no source file.
+func anchor(i *interp.Interpreter) error {
+	_, err := i.Compile("")
+	return err
+}
+
+// notMain returns the package name of the root directory when it is not main (go run refuses
+// it); "" when it is main, holds no Go files or does not parse (Yaegi reports those).
+func (p *project) notMain() string {
+	entries, _ := fs.ReadDir(p.fsys, p.srcDir)
+	fset := token.NewFileSet()
+	name := ""
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+			continue
+		}
+		src, err := fs.ReadFile(p.fsys, path.Join(p.srcDir, n))
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, src, parser.PackageClauseOnly)
+		if err != nil || f.Name.Name == "main" {
+			return ""
+		}
+		name = f.Name.Name
+	}
+	return name
+}
+
 // printErr prints a compile error the way the go command does: one line per error.
 func (p *project) printErr(w io.Writer, err error) {
 	var list scanner.ErrorList
@@ -238,7 +270,14 @@ func Run(job Job, stdout, stderr io.Writer) int {
 }
 
 func (p *project) run(stdout, stderr io.Writer) (code int) {
+	if p.notMain() != "" {
+		fmt.Fprintf(stderr, "package %s is not a main package\n", p.module)
+		return 1
+	}
 	i, err := newInterp(p.fsys, stdout, p.tidyWriter(stderr))
+	if err == nil {
+		err = anchor(i)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -351,6 +390,9 @@ func (p *project) test(stdout, stderr io.Writer) int {
 		}
 		start := time.Now()
 		i, err := newInterp(p.fsys, stdout, p.tidyWriter(stderr))
+		if err == nil {
+			err = anchor(i)
+		}
 		if err == nil {
 			err = i.EvalTest(ip)
 		}

@@ -2,9 +2,8 @@
 // `import * as React from 'react'` and `import { createRoot } from 'react-dom/client'`. One esbuild
 // bundle holds both, so there is one copy of React.
 import { build } from 'esbuild';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 
-const require = createRequire(import.meta.url);
 const BASE = '/__react-esm/';
 const modules = {
   react: { file: 'react.js', from: 'React' },
@@ -47,7 +46,11 @@ export function reactEsmPlugin() {
       const entry = Object.entries(modules).find(([, m]) => context.path === BASE + m.file);
       if (!entry) return undefined;
       const [id, { from }] = entry;
-      const names = Object.keys(require(id)).filter((name) => name !== 'default' && IDENTIFIER.test(name));
+      // The export names, read in a child process: React's development build writes to the console
+      // on load, and the test runner's console is patched.
+      const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(id)}))))`;
+      const names = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: process.cwd(), encoding: 'utf8' }))
+        .filter((name) => name !== 'default' && IDENTIFIER.test(name));
       const body = [
         `import { ${from} as ns } from './bundle.js';`,
         'const m = ns.default ?? ns;',

@@ -1,0 +1,313 @@
+import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
+import '../../elements/define.js';
+import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import { defineOperation } from '../../src/definition.js';
+import { succeed } from '../../src/result.js';
+import {
+  centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until,
+} from './helpers.js';
+
+const rowsOf = (el: AiOpsLog) => [...el.shadowRoot!.querySelectorAll<HTMLDetailsElement>('[role="log"] > details')];
+const part = (root: ParentNode, name: string) => root.querySelector<HTMLElement>(`[part~="${name}"]`);
+
+async function openRow(el: AiOpsLog, row: HTMLDetailsElement) {
+  const toggled = oneEvent(row, 'toggle');
+  row.querySelector('summary')!.click();
+  await toggled;
+  await el.updateComplete;
+}
+
+async function setup(mode: 'panel' | 'tab' = 'panel', runtimeOptions: Parameters<typeof createTestRuntime>[0] = {}) {
+  const aiOps = createTestRuntime(runtimeOptions);
+  const session = aiOps.provideOperations('sql', testOperations('sql'));
+  const el = await fixture<AiOpsLog>(html`<ai-ops-log mode=${mode} .aiOps=${aiOps}></ai-ops-log>`);
+  return { aiOps, session, el };
+}
+
+describe('<ai-ops-log>', () => {
+  afterEach(async () => {
+    cleanupRuntimes();
+    await resetMouse();
+  });
+
+  it('[LOG-1] is accessible; hidden and empty while off, shown while on, hidden again when off', async () => {
+    const { session, el } = await setup();
+    await expect(el).to.be.accessible();
+    expect(el.visible).to.equal(false);
+    expect(el.hidden).to.equal(true);
+    expect(el.shadowRoot!.childElementCount).to.equal(0);
+
+    const shown = oneEvent(el, 'ai-ops-log-visibility-change');
+    await turnOn(session);
+    expect((await shown).detail.visible).to.equal(true);
+    expect(el.visible).to.equal(true);
+    expect(el.hidden).to.equal(false);
+    await session.call('sql_echo', { text: 'hello' });
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+
+    const hidden = oneEvent(el, 'ai-ops-log-visibility-change');
+    session.turnOff();
+    expect((await hidden).detail.visible).to.equal(false);
+    expect(el.hidden).to.equal(true);
+    expect(el.shadowRoot!.querySelector('[role="log"]')).to.equal(null);
+  });
+
+  it('[LOG-1] collapsed, the panel shows its title and the last row; expanded, every row', async () => {
+    const { session, el } = await setup();
+    await turnOn(session);
+    await session.call('sql_echo', { text: 'first' });
+    await session.call('sql_echo', { text: 'second' });
+    await el.updateComplete;
+    const panel = part(el.shadowRoot!, 'panel') as HTMLDetailsElement;
+    expect(panel.localName).to.equal('details');
+    expect(panel.open).to.equal(false);
+    const summary = panel.querySelector(':scope > summary')!;
+    expect(textOf(part(summary, 'title'))).to.equal('AI からの操作');
+    const last = part(summary, 'last-row')!;
+    expect(textOf(last)).to.contain('sql_echo');
+    expect(textOf(last)).to.contain('second');
+    expect(textOf(last)).to.not.contain('first');
+    expect(summary.getBoundingClientRect().height).to.be.greaterThan(0);
+    expect(panel.querySelector('[role="log"]')!.checkVisibility()).to.equal(false);
+
+    await sendMouse({ type: 'click', position: centerOf(summary) });
+    await until(() => el.open, 'the panel to open');
+    await el.updateComplete;
+    expect(panel.open).to.equal(true);
+    expect(part(summary, 'last-row')).to.equal(null);
+    expect(rowsOf(el).length).to.equal(2);
+    expect(panel.querySelector('[role="log"]')!.checkVisibility()).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    el.open = false;
+    await el.updateComplete;
+    expect(panel.open).to.equal(false);
+  });
+
+  it('[LOG-1] tab mode renders the content only; the host reads `visible`', async () => {
+    const { session, el } = await setup('tab');
+    expect(el.visible).to.equal(false);
+    await turnOn(session);
+    await session.call('sql_echo', { text: 'in a tab' });
+    await el.updateComplete;
+    expect(el.visible).to.equal(true);
+    expect(part(el.shadowRoot!, 'panel')).to.equal(null);
+    expect(part(el.shadowRoot!, 'connect')).to.exist;
+    expect(rowsOf(el).length).to.equal(1);
+    await expect(el).to.be.accessible();
+  });
+
+  it('[LOG-1] with `tool`, only that tool\'s switch shows it and only its rows appear; without, any switch', async () => {
+    const aiOps = createTestRuntime();
+    const sql = aiOps.provideOperations('sql', testOperations('sql'));
+    const go = aiOps.provideOperations('go', testOperations('go'));
+    const own = await fixture<AiOpsLog>(html`<ai-ops-log tool="go" mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
+    const all = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
+    await turnOn(sql);
+    await sql.call('sql_echo', { text: 'from sql' });
+    await own.updateComplete;
+    await all.updateComplete;
+    expect(own.visible).to.equal(false);
+    expect(all.visible).to.equal(true);
+    await turnOn(go);
+    await go.call('go_echo', { text: 'from go' });
+    await own.updateComplete;
+    await all.updateComplete;
+    expect(own.visible).to.equal(true);
+    expect(rowsOf(own).map((r) => textOf(part(r, 'name')))).to.deep.equal(['go_echo']);
+    expect(rowsOf(all).map((r) => textOf(part(r, 'name')))).to.deep.equal(['sql_echo', 'go_echo']);
+    go.turnOff();
+    await own.updateComplete;
+    await all.updateComplete;
+    expect(own.visible).to.equal(false);
+    expect(all.visible).to.equal(true);
+    // Pointed at another tool, it follows that tool instead.
+    own.tool = 'sql';
+    await own.updateComplete;
+    expect(own.visible).to.equal(true);
+    expect(rowsOf(own).map((r) => textOf(part(r, 'name')))).to.deep.equal(['sql_echo']);
+  });
+
+  it('[LOG-2] the first item tells how to connect: relay command and MCP config with this origin; つなぎ直す reconnects', async () => {
+    const { aiOps, session, el } = await setup('tab');
+    await turnOn(session);
+    await el.updateComplete;
+    const content = part(el.shadowRoot!, 'content')!;
+    const connect = content.firstElementChild as HTMLDetailsElement;
+    expect(connect.localName).to.equal('details');
+    expect(connect.getAttribute('part')).to.equal('connect');
+    expect(connect.open).to.equal(false);
+    expect(textOf(connect.querySelector('summary'))).to.equal('AI のエージェントのつなぎ方');
+    const { origin } = window.location;
+    expect(part(connect, 'command')!.textContent).to.equal(`npx ai-ops-relay --widget-origin ${origin}`);
+    expect(JSON.parse(part(connect, 'config')!.textContent!)).to.deep.equal({
+      mcpServers: { 'ai-ops': { command: 'npx', args: ['ai-ops-relay', '--widget-origin', origin] } },
+    });
+    connect.open = true;
+    await expect(el).to.be.accessible();
+
+    const before = aiOps.loader.loads.filter((src) => src.endsWith('relay/embed.js')).length;
+    await sendMouse({ type: 'click', position: centerOf(part(connect, 'reconnect-button')!) });
+    await until(() => aiOps.loader.loads.filter((src) => src.endsWith('relay/embed.js')).length === before + 1, 'a new relay widget');
+    await until(() => !part(connect, 'reconnect-button')!.hasAttribute('disabled'), 'the button to be enabled again');
+
+    aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load relay/embed.js' };
+    part(connect, 'reconnect-button')!.click();
+    await until(() => textOf(connect).includes('つなぎ直せませんでした。could not load relay/embed.js'), 'the failure to show');
+  });
+
+  it('[LOG-2] a relay port other than 9333 is spelled out', async () => {
+    const { session, el } = await setup('tab', { relayPort: 9400 });
+    await turnOn(session);
+    await el.updateComplete;
+    const connect = part(el.shadowRoot!, 'connect')!;
+    const { origin } = window.location;
+    expect(part(connect, 'command')!.textContent).to.equal(`npx ai-ops-relay --widget-origin ${origin} --port 9400`);
+    expect(JSON.parse(part(connect, 'config')!.textContent!).mcpServers['ai-ops'].args)
+      .to.deep.equal(['ai-ops-relay', '--widget-origin', origin, '--port', '9400']);
+  });
+
+  it('[LOG-3] a row: HH:MM:SS, name, argument summary, a badge with text 成功/中止/失敗, result summary', async () => {
+    const clock = createFakeClock(new Date(2025, 4, 6, 7, 8, 9).getTime());
+    const { aiOps, session, el } = await setup('tab', { clock });
+    await turnOn(session);
+    const long = 'あ'.repeat(100);
+    await session.call('sql_echo', { text: long });
+    clock.advance(61_000);
+    await session.call('sql_fail', {});
+    const declined = session.call('sql_delete_file', { path: 'a.sql' });
+    await until(() => aiOps.confirmations.getState().current !== null, 'the confirmation');
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    await declined;
+    await session.call('sql_echo', { unknown: 1 });
+    await el.updateComplete;
+
+    const rows = rowsOf(el);
+    expect(rows.length).to.equal(4);
+    const [ok, failed, stopped, invalid] = rows;
+    expect(textOf(part(ok, 'time'))).to.equal('07:08:09');
+    expect(part(ok, 'time')!.getAttribute('datetime')).to.equal(new Date(2025, 4, 6, 7, 8, 9).toISOString());
+    expect(textOf(part(failed, 'time'))).to.equal('07:09:10');
+    expect(textOf(part(ok, 'name'))).to.equal('sql_echo');
+    const argsSummary = `{"text":"${long}"}`.slice(0, 80);
+    expect(part(ok, 'args-summary')!.textContent).to.equal(`${argsSummary}…`);
+    expect(part(ok, 'result-summary')!.textContent).to.equal(`${`{"text":"${long}"}`.slice(0, 80)}…`);
+
+    const badges = rows.map((r) => part(r, 'badge')!);
+    expect(badges.map((b) => textOf(b))).to.deep.equal(['成功', '失敗', '中止', '失敗']);
+    expect(badges.map((b) => b.getAttribute('part'))).to.deep.equal([
+      'badge badge-success', 'badge badge-failure', 'badge badge-declined', 'badge badge-failure',
+    ]);
+    const colour = (b: Element) => getComputedStyle(b).backgroundColor;
+    expect(new Set(badges.slice(0, 3).map(colour)).size).to.equal(3);
+    expect(textOf(part(failed, 'result-summary'))).to.equal('not_found: no such file: a.txt');
+    expect(textOf(part(stopped, 'result-summary'))).to.match(/^declined: /);
+    expect(textOf(part(invalid, 'result-summary'))).to.match(/^invalid_input: /);
+    expect(textOf(part(invalid, 'args-summary'))).to.equal('{"unknown":1}');
+  });
+
+  it('[LOG-4] an expanded row shows arguments and result in full, each cut at 10,000 characters', async () => {
+    const aiOps = createTestRuntime();
+    const big = defineOperation({
+      name: 'sql_big',
+      description: '大きな結果を返す。',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+      execute: async (input) => succeed({ rows: [input.text ?? '', 'z'.repeat(20_000)] }),
+    });
+    const session = aiOps.provideOperations('sql', [...testOperations('sql'), big]);
+    const el = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
+    await turnOn(session);
+    await session.call('sql_echo', { text: 'short' });
+    await session.call('sql_big', { text: 'y'.repeat(12_000) });
+    await el.updateComplete;
+    const [small, large] = rowsOf(el);
+    expect(part(small, 'args')).to.equal(null);
+    await openRow(el, small);
+    expect(part(small, 'args')!.textContent).to.equal('{\n  "text": "short"\n}');
+    expect(part(small, 'result')!.textContent).to.equal('{\n  "text": "short",\n  "ok": true\n}');
+    expect(small.querySelector('.note')).to.equal(null);
+    await expect(el).to.be.accessible();
+
+    await openRow(el, large);
+    const args = part(large, 'args')!.textContent!;
+    const result = part(large, 'result')!.textContent!;
+    expect(args.length).to.equal(10_000);
+    expect(args.startsWith('{\n  "text": "yyyy')).to.equal(true);
+    expect(result.length).to.equal(10_000);
+    expect(result.startsWith('{\n  "rows": [\n    "yyyy')).to.equal(true);
+    expect([...large.querySelectorAll('.note')].map(textOf)).to.deep.equal([
+      '先頭の 10,000 文字までを出しています。', '先頭の 10,000 文字までを出しています。',
+    ]);
+
+    // Closing a row drops its full text again.
+    const toggled = oneEvent(large, 'toggle');
+    large.open = false;
+    await toggled;
+    await el.updateComplete;
+    expect(part(large, 'args')).to.equal(null);
+  });
+
+  it('[LOG-5] the rows are a role="log" region, new rows at the bottom, scrolled into view', async () => {
+    const { session, el } = await setup('tab');
+    el.style.setProperty('--ai-ops-log-height', '120px');
+    el.setAttribute('mode', 'panel');
+    el.open = true;
+    await turnOn(session);
+    await el.updateComplete;
+    const log = el.shadowRoot!.querySelector<HTMLElement>('[role="log"]')!;
+    expect(log.getAttribute('aria-label')).to.equal('操作の記録');
+    expect(textOf(log)).to.equal('まだ記録はありません。');
+    for (let i = 1; i <= 12; i += 1) await session.call('sql_echo', { text: `call ${i}` });
+    await el.updateComplete;
+    expect(rowsOf(el).map((r) => textOf(part(r, 'args-summary')))).to.deep.equal(
+      Array.from({ length: 12 }, (_, i) => `{"text":"call ${i + 1}"}`),
+    );
+    expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
+    expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(4);
+    // Scrolled up to read: a new row does not pull the view down.
+    log.scrollTop = 0;
+    await aTimeout(20);
+    await session.call('sql_echo', { text: 'call 13' });
+    await el.updateComplete;
+    expect(log.scrollTop).to.equal(0);
+    expect(textOf(part(rowsOf(el).at(-1)!, 'args-summary'))).to.equal('{"text":"call 13"}');
+  });
+
+  it('[LOG-6] arguments and results are text: HTML creates no element; Markdown/XML shows unescaped', async () => {
+    const { session, el } = await setup('tab');
+    await turnOn(session);
+    const markup = '<img src=x onerror="window.__aiOpsInjected=1"><script>window.__aiOpsInjected=2</script>\n# 見出し\n"quoted"';
+    await session.call('sql_echo', { text: markup });
+    await el.updateComplete;
+    const [row] = rowsOf(el);
+    expect(textOf(part(row, 'args-summary'))).to.contain('<img src=x onerror=');
+    await openRow(el, row);
+    const args = part(row, 'args')!;
+    expect(args.textContent).to.equal(`{\n  "text": """\n${markup}\n"""\n}`);
+    expect(args.textContent).to.not.contain('\\n');
+    expect(args.textContent).to.not.contain('\\"');
+    expect(el.shadowRoot!.querySelector('img, script:not([src])')).to.equal(null);
+    await aTimeout(20);
+    expect((window as { __aiOpsInjected?: number }).__aiOpsInjected).to.equal(undefined);
+  });
+
+  it('[LOG-7] rows stay across off → on while the page lives', async () => {
+    const { session, el } = await setup('tab');
+    await turnOn(session);
+    await session.call('sql_echo', { text: 'kept' });
+    session.turnOff();
+    await el.updateComplete;
+    expect(rowsOf(el).length).to.equal(0);
+    await turnOn(session);
+    await el.updateComplete;
+    expect(rowsOf(el).map((r) => textOf(part(r, 'args-summary')))).to.deep.equal(['{"text":"kept"}']);
+  });
+
+  it('[SW-5] in an embedded page the log never shows', async () => {
+    const { el } = await setup('panel', { embedded: true });
+    expect(el.hidden).to.equal(true);
+    expect(el.visible).to.equal(false);
+  });
+});

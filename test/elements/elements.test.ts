@@ -1,0 +1,109 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { ContextProvider } from '@lit/context';
+import { LitElement } from 'lit';
+import * as elements from '../../elements/index.js';
+import { aiOpsContext, AiOpsSwitch, defineAiOpsElements, StoreController } from '../../elements/index.js';
+import { configureAiOps, getAiOps } from '../../src/runtime.js';
+import { createStore } from '../../src/store.js';
+import { cleanupRuntimes, createFakeLoader, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn } from './helpers.js';
+
+describe('elements: definition, runtime lookup, store controller', () => {
+  afterEach(() => cleanupRuntimes());
+
+  it('[SHAPE-2] the three tags are defined once, in one place; defining again is a no-op', () => {
+    expect(customElements.get('ai-ops-switch')).to.equal(elements.AiOpsSwitch);
+    expect(customElements.get('ai-ops-confirm')).to.equal(elements.AiOpsConfirm);
+    expect(customElements.get('ai-ops-log')).to.equal(elements.AiOpsLog);
+    expect(() => defineAiOpsElements()).to.not.throw();
+    expect(document.createElement('ai-ops-switch')).to.be.instanceOf(AiOpsSwitch);
+  });
+
+  it('[SHAPE-2] a context provider gives the runtime, ahead of the aiOps property', async () => {
+    const fromContext = createTestRuntime();
+    fromContext.provideOperations('sql', testOperations('sql'));
+    const fromProperty = createTestRuntime();
+    const host = await fixture<HTMLDivElement>(html`<div></div>`);
+    const provider = new ContextProvider(host, { context: aiOpsContext, initialValue: fromContext });
+    const el = document.createElement('ai-ops-switch');
+    el.tool = 'sql';
+    el.aiOps = fromProperty; // has no sql session: would render nothing
+    host.append(el);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('input')).to.exist;
+    await turnOn(fromContext.getSession('sql')!);
+    await el.updateComplete;
+    expect(el.on).to.equal(true);
+
+    // A new value from the provider is followed.
+    const other = createTestRuntime();
+    other.provideOperations('sql', testOperations('sql'));
+    provider.setValue(other);
+    await el.updateComplete;
+    expect(el.on).to.equal(false);
+  });
+
+  it('[SHAPE-2] without provider or property, the page\'s default runtime (getAiOps) is used', async () => {
+    configureAiOps({ storage: new MemoryStorage(), loader: createFakeLoader(), autoReconnect: false, embedded: false });
+    const aiOps = getAiOps();
+    const session = aiOps.provideOperations('drawio', testOperations('drawio'));
+    const el = await fixture<elements.AiOpsSwitch>(html`<ai-ops-switch tool="drawio"></ai-ops-switch>`);
+    expect(textOf(el.shadowRoot!.querySelector('label'))).to.equal('AI からの操作');
+    await turnOn(session);
+    await el.updateComplete;
+    expect(el.on).to.equal(true);
+    session.turnOff();
+  });
+
+  it('[SHAPE-2] StoreController subscribes while connected, renders on change, and can switch stores', async () => {
+    const first = createStore({ n: 1 });
+    const second = createStore({ n: 10 });
+    class Probe extends LitElement {
+      readonly counter = new StoreController(this, first);
+      renders = 0;
+      protected override render() {
+        this.renders += 1;
+        return String(this.counter.value?.n);
+      }
+    }
+    customElements.define('store-controller-probe', Probe);
+    const el = await fixture<Probe>(html`<store-controller-probe></store-controller-probe>`);
+    expect(textOf(el.shadowRoot)).to.equal('1');
+    first.setState({ n: 2 });
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('2');
+
+    el.counter.setStore(second);
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('10');
+    const renders = el.renders;
+    first.setState({ n: 3 }); // the old store is no longer followed
+    await el.updateComplete;
+    expect(el.renders).to.equal(renders);
+
+    el.remove();
+    second.setState({ n: 11 }); // not connected: no update
+    await el.updateComplete;
+    expect(el.renders).to.equal(renders);
+    document.body.append(el);
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('11');
+    el.counter.setStore(second);
+    el.counter.setStore(undefined);
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('undefined');
+    el.remove();
+  });
+
+  it('[SW-1] the default strings are the design doc\'s words; fillString keeps unknown placeholders', () => {
+    const s = elements.defaultAiOpsStrings;
+    expect([s.switchLabel, s.startFailedTitle, s.confirmSkipFuture, s.confirmCancel, s.logTitle, s.logConnectTitle, s.logReconnect])
+      .to.deep.equal(['AI からの操作', 'AI からの操作を始められません', 'このページでは今後尋ねない', 'やめる', 'AI からの操作', 'AI のエージェントのつなぎ方', 'つなぎ直す']);
+    expect([s.statusSuccess, s.statusDeclined, s.statusFailure]).to.deep.equal(['成功', '中止', '失敗']);
+    expect(s.confirmIrreversible).to.equal('この操作は元に戻せません。');
+    expect(s.confirmUndoable).to.contain('「元に戻す」');
+    expect(elements.fillString('{a} and {b}', { a: 1 })).to.deep.equal(['', 1, ' and ', '{b}', '']);
+    expect(Object.keys(elements.aiOpsStringsEn).sort()).to.deep.equal(Object.keys(s).sort());
+    // No on/off wording in the Japanese strings (SW-1).
+    expect(Object.values(s).join('')).to.not.match(/オン|オフ/);
+  });
+});

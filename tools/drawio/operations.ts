@@ -1,0 +1,155 @@
+/**
+ * The three draw.io operations (DRW-1, DOC-1, DOC-2). XML is read with the browser's DOMParser.
+ * @module
+ */
+import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { textSchema } from '../../src/limits.js';
+import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { createDocumentGuard, ok } from '../shared.js';
+import type { DrawioToolAdapter } from './adapter.js';
+import { cellIds, modelRoot, parseCells, parseXml } from './xml.js';
+
+/** `drawio_read`'s input: none (IN-3). */
+export const drawioReadSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/** `drawio_add_cells`'s input (IN-3, IN-4). */
+export const addCellsSchema = {
+  type: 'object',
+  properties: {
+    cells: textSchema(
+      '足す mxCell を並べた XML(UTF-8 で 1 MB まで)。例: <mxCell id="a1" value="箱" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="40" y="40" width="120" height="60" as="geometry"/></mxCell>',
+    ),
+  },
+  required: ['cells'],
+  additionalProperties: false,
+} as const;
+
+/** `drawio_write`'s input (IN-3, IN-4). */
+export const drawioWriteSchema = {
+  type: 'object',
+  properties: { xml: textSchema('図の全体の XML(<mxfile> か <mxGraphModel>。UTF-8 で 1 MB まで)。') },
+  required: ['xml'],
+  additionalProperties: false,
+} as const;
+
+/** The input schemas of the three operations, by name. */
+export const drawioInputSchemas = {
+  drawio_read: drawioReadSchema,
+  drawio_add_cells: addCellsSchema,
+  drawio_write: drawioWriteSchema,
+} as const;
+
+/** The cell's own mxCell: itself, or the one a UserObject/object wraps. */
+function innerCell(cell: Element): Element {
+  if (cell.localName === 'mxCell') return cell;
+  return Array.from(cell.children).find((child) => child.localName === 'mxCell') ?? cell;
+}
+
+/**
+ * Creates the draw.io operations; they act on the diagram open in the page only (DOC-1).
+ * @example
+ * provideOperations('drawio', createDrawioOperations(drawioAdapter));
+ */
+export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperationDefinition[] {
+  const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'diagram');
+
+  /** Parses `cells` against the open diagram: the diagram with the cells added, or why not (DRW-1). */
+  const prepare = (cells: string): { xml: string; count: number } | OperationFailure => {
+    const parsedCells = parseCells(cells);
+    if (!parsedCells.ok) return fail(ErrorCode.invalidInput, parsedCells.message);
+    const diagram = parseXml(adapter.getXml());
+    if (!diagram.ok) return fail(ErrorCode.failed, `the open diagram's XML cannot be read: ${diagram.message}`);
+    const root = modelRoot(diagram.document);
+    if (!root) return fail(ErrorCode.failed, 'the open diagram has no <mxGraphModel><root> to add cells to (a compressed diagram?)');
+    const existing = new Set(cellIds(root));
+    const added = new Set<string>();
+    for (const [index, cell] of parsedCells.cells.entries()) {
+      const id = cell.getAttribute('id');
+      if (id === null || id === '') return fail(ErrorCode.invalidInput, `cell ${index + 1} (<${cell.localName}>) has no id`);
+      if (existing.has(id)) return fail(ErrorCode.invalidInput, `an mxCell with the id ${JSON.stringify(id)} is already in the diagram`);
+      if (added.has(id)) return fail(ErrorCode.invalidInput, `the id ${JSON.stringify(id)} is used twice in cells`);
+      added.add(id);
+    }
+    for (const cell of parsedCells.cells) {
+      const inner = innerCell(cell);
+      for (const reference of ['parent', 'source', 'target']) {
+        const target = inner.getAttribute(reference);
+        if (target !== null && !existing.has(target) && !added.has(target)) {
+          return fail(ErrorCode.notFound, `the ${reference} ${JSON.stringify(target)} of cell ${JSON.stringify(cell.getAttribute('id'))} is not in the diagram or in cells`);
+        }
+      }
+    }
+    for (const cell of parsedCells.cells) root.appendChild(diagram.document.importNode(cell, true));
+    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.cells.length };
+  };
+
+  const checkDiagramXml = (xml: string): OperationFailure | null => {
+    const parsed = parseXml(xml);
+    if (!parsed.ok) return fail(ErrorCode.invalidInput, `xml is not well-formed XML: ${parsed.message}`);
+    const top = parsed.document.documentElement.localName;
+    if (top !== 'mxfile' && top !== 'mxGraphModel') return fail(ErrorCode.invalidInput, `xml must be an <mxfile> or an <mxGraphModel>, not <${top}>`);
+    return null;
+  };
+
+  const read = defineOperation({
+    name: 'drawio_read',
+    description: 'ページで開いている draw.io の図の XML の全文(xml)と、図の識別子と名前(document)を返す。',
+    inputSchema: drawioReadSchema,
+    annotations: { readOnlyHint: true, untrustedContentHint: true },
+    check: async () => guard.require(),
+    execute: async () => {
+      const document = guard.open();
+      if ('error' in document) return document;
+      return ok({ document, xml: adapter.getXml() });
+    },
+  });
+
+  const addCells = defineOperation({
+    name: 'drawio_add_cells',
+    description:
+      'ページで開いている図に mxCell を足し、足した mxCell の数(count)を返す。cells には、1 つ以上の <mxCell> 要素(UserObject で包んだものも可)を並べた XML を渡す。どの mxCell も id を持ち、id が今の図か cells のほかの mxCell と重なると invalid_input を返す。XML として読めないときも invalid_input を返す。parent、source、target が指す mxCell が無いときは not_found を返す。',
+    inputSchema: addCellsSchema,
+    check: async (input) => {
+      const notReady = guard.require();
+      if (notReady) return notReady;
+      const prepared = prepare(input.cells);
+      return 'error' in prepared ? prepared : null;
+    },
+    execute: async (input) => {
+      const document = guard.current(input);
+      if ('error' in document) return document;
+      // Prepared again on the XML of now: the user may have edited the diagram since the check.
+      const prepared = prepare(input.cells);
+      if ('error' in prepared) return prepared;
+      await adapter.setXml(prepared.xml);
+      return ok({ count: prepared.count });
+    },
+  });
+
+  const write = defineOperation({
+    name: 'drawio_write',
+    description:
+      'ページで開いている図の全体を、渡した XML(<mxfile> か <mxGraphModel>)に置き換える。XML として読めないときは invalid_input を返す。利用者が確認の画面で確定してから実行する。xml は UTF-8 で 1 MB まで。',
+    inputSchema: drawioWriteSchema,
+    annotations: { consequentialHint: true },
+    check: async (input) => guard.require() ?? checkDiagramXml(input.xml),
+    confirmation: (input) => {
+      const { name } = guard.remember(input);
+      return {
+        title: `図「${name}」の全体を置き換える`,
+        summary: `図「${name}」の全体を、AI のエージェントが渡した XML(${input.xml.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
+        actionLabel: '置き換える',
+        detail: input.xml,
+        undoable: adapter.undoRestoresAgentChanges === true,
+      };
+    },
+    execute: async (input) => {
+      const document = guard.current(input);
+      if ('error' in document) return document;
+      await adapter.setXml(input.xml);
+      return ok();
+    },
+  });
+
+  return [read, addCells, write];
+}

@@ -1,0 +1,72 @@
+/**
+ * draw.io XML, read and changed with the browser's DOMParser and XMLSerializer (DRW-1).
+ * @module
+ */
+
+let parserErrorNamespace: string | null | undefined;
+
+/** The namespace the parser puts its error element in (it differs between browsers). */
+function errorNamespace(): string | null {
+  if (parserErrorNamespace === undefined) {
+    const broken = new DOMParser().parseFromString('<', 'application/xml');
+    parserErrorNamespace = broken.getElementsByTagName('parsererror')[0]?.namespaceURI ?? null;
+  }
+  return parserErrorNamespace;
+}
+
+/**
+ * Parses well-formed XML; returns the parser's message when it is not.
+ * @example parseXml('<a/>') // { ok: true, document }
+ */
+export function parseXml(text: string): { ok: true; document: XMLDocument } | { ok: false; message: string } {
+  const document = new DOMParser().parseFromString(text, 'application/xml');
+  const ns = errorNamespace();
+  const error = ns === null ? document.getElementsByTagName('parsererror')[0] : document.getElementsByTagNameNS(ns, 'parsererror')[0];
+  if (error) return { ok: false, message: (error.textContent ?? 'not well-formed XML').replace(/\s+/g, ' ').trim() };
+  return { ok: true, document };
+}
+
+/** Elements that make one cell: an `mxCell`, or the `UserObject`/`object` that wraps one and carries its id. */
+const CELL_ELEMENTS = new Set(['mxCell', 'UserObject', 'object']);
+
+/** The id every cell element of `root` carries, in document order. */
+export function cellIds(root: Element): string[] {
+  const ids: string[] = [];
+  for (const element of Array.from(root.getElementsByTagName('*'))) {
+    if (!CELL_ELEMENTS.has(element.localName)) continue;
+    // An mxCell inside a UserObject takes the wrapper's id and has none of its own.
+    const id = element.getAttribute('id');
+    if (id !== null) ids.push(id);
+  }
+  return ids;
+}
+
+/** The `<root>` of the first `<mxGraphModel>` of a diagram, or null. */
+export function modelRoot(document: XMLDocument): Element | null {
+  const top = document.documentElement;
+  const model = top.localName === 'mxGraphModel' ? top : top.getElementsByTagName('mxGraphModel')[0];
+  if (!model) return null;
+  return Array.from(model.children).find((child) => child.localName === 'root') ?? null;
+}
+
+/** Reads `cells`: one or more cell elements, written as a fragment. */
+export function parseCells(cells: string): { ok: true; cells: Element[] } | { ok: false; message: string } {
+  // A fragment has no single document element: wrap it. A leading XML declaration cannot be wrapped.
+  const body = cells.replace(/^\uFEFF?\s*<\?xml[^?]*\?>/, '');
+  const parsed = parseXml(`<root>${body}</root>`);
+  if (!parsed.ok) return { ok: false, message: `cells is not well-formed XML: ${parsed.message}` };
+  const elements: Element[] = [];
+  for (const node of Array.from(parsed.document.documentElement.childNodes)) {
+    if (node.nodeType === Node.ELEMENT_NODE) {
+      const element = node as Element;
+      if (!CELL_ELEMENTS.has(element.localName)) {
+        return { ok: false, message: `cells may hold only <mxCell> elements (or <UserObject>/<object> wrapping one), not <${element.localName}>` };
+      }
+      elements.push(element);
+    } else if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) {
+      if ((node.textContent ?? '').trim() !== '') return { ok: false, message: 'cells may hold only <mxCell> elements, not text' };
+    }
+  }
+  if (elements.length === 0) return { ok: false, message: 'cells holds no <mxCell> element' };
+  return { ok: true, cells: elements };
+}

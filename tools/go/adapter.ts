@@ -1,0 +1,57 @@
+/**
+ * What the Go page hands to {@link createGoOperations}: its files module (the one the editor and
+ * IndexedDB use, GO-2) and its run function (the one the Run and Test buttons call, GO-3).
+ * The run function wraps the engine (demo/go/engine/go-runner.ts): it takes a snapshot of the
+ * files, starts the job, writes its output to the output pane as for a button, starts the
+ * `timeoutMs` timer once the engine is loaded (GO-4) and stops the job with its stop handle when
+ * the timer fires (GO-6).
+ * @module
+ */
+
+/** An entry of the files module. Paths are relative to the project root, `/`-separated. */
+export interface GoFileEntry {
+  readonly path: string;
+  readonly kind: 'file' | 'directory';
+}
+
+/** The Go page's files module. Read on every call (DEF-6). */
+export interface GoFilesModule {
+  /** True once the project and its saved files are loaded (GO-1). */
+  isLoaded(): boolean;
+  /** Every file and directory, empty directories included (GO-2). Ancestors may be left implicit. */
+  list(): readonly GoFileEntry[];
+  /** A file's contents, or null when no file has that path. */
+  read(path: string): string | null;
+  /** Writes a file as if the user typed it, creating missing parent directories (FILE-5). */
+  write(path: string, contents: string): void | Promise<void>;
+  /** Removes a file (never called for a directory, FILE-6). */
+  remove(path: string): void | Promise<void>;
+}
+
+/** The engine's state: `loading` (Yaegi being fetched) and `running` make runs `not_ready` (GO-4, GO-7). */
+export type GoRunnerStatus = 'idle' | 'loading' | 'running';
+
+/** `run` runs the root main package; `test` runs every package's tests (GO-3). */
+export type GoRunMode = 'run' | 'test';
+
+/**
+ * How a run ended.
+ * - `exited`: the job ended with `exitCode` (compile error or failed test 1, `os.Exit(n)` n, panic 2; GO-5).
+ * - `timeout`: `timeoutMs` passed after loading; the job was stopped; `output` is what it wrote so far (GO-6).
+ * - `busy`: a run, a test or the engine's loading was in progress (GO-7).
+ *
+ * A run rejects when the engine cannot load: the operation answers `failed` (GO-4).
+ */
+export type GoRunOutcome =
+  | { readonly kind: 'exited'; readonly exitCode: number; readonly output: string }
+  | { readonly kind: 'timeout'; readonly output: string }
+  | { readonly kind: 'busy' };
+
+/** What the Go page passes to {@link createGoOperations}. */
+export interface GoToolAdapter {
+  readonly files: GoFilesModule;
+  /** The engine's state now. */
+  getRunnerState(): GoRunnerStatus;
+  /** The page's Run / Test function. The buttons show running while it runs (GO-7). */
+  run(mode: GoRunMode, options: { timeoutMs: number }): Promise<GoRunOutcome>;
+}

@@ -1,0 +1,207 @@
+/**
+ * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
+ * slides/excalidraw/drawio (DOC-1), file listings (FILE-3), output tails, the relay-wait sentence of
+ * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool.
+ * @module
+ */
+import { resolveRelativePath, type FileEntry } from '../src/files.js';
+import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js';
+import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+
+/**
+ * A success envelope. Not generic on purpose: handlers whose result type is inferred from
+ * schema-derived input types make the type checker's work explode; a plain record does not.
+ * @example return ok({ path });
+ */
+export function ok(fields: Record<string, unknown> = {}): OperationSuccess {
+  return succeed(fields);
+}
+
+/**
+ * The sentence DEF-3 asks for in the descriptions of the operations that take `timeoutMs`: the MCP
+ * SDK waits 60 s by default, so an agent behind the relay may give up on a longer call.
+ */
+export const RELAY_WAIT_NOTE =
+  'MCP の SDK がリクエストを待つ時間は、デフォルトで 60 秒である。relay を通して呼ぶエージェントは、60000 を超える timeoutMs を渡すと、結果を受け取る前に待つのをやめることがある。';
+
+/** The document open in a slides/excalidraw/drawio page (DOC-2). */
+export interface OpenDocument {
+  /** The saved document's identifier. */
+  id: string;
+  /** Its name, as the page shows it (and puts into `<title>`, DOC-3). */
+  name: string;
+}
+
+/**
+ * Guards the operations of a single-document tool (DOC-1): `not_ready` while the tool is loading or
+ * nothing is open, and, for the confirmed operations, `not_ready` when the user switched documents
+ * while the dialog was open, so a confirmation about 「A」 never changes 「B」.
+ * @example
+ * const guard = createDocumentGuard(() => adapter.getOpenDocument());
+ * check: async () => guard.require(),
+ * confirmation: (input) => { const doc = guard.remember(input); … },
+ * execute: async (input) => { const doc = guard.current(input); if ('error' in doc) return doc; … },
+ */
+export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, what: string) {
+  // Keyed by the input object, which runCall hands unchanged to check, confirmation and execute.
+  const confirmed = new WeakMap<object, string>();
+  const open = (): OpenDocument | OperationFailure => {
+    const document = getOpenDocument();
+    return document ? { id: document.id, name: document.name } : fail(ErrorCode.notReady, `no ${what} is open in the page, or the page has not finished loading`);
+  };
+  return {
+    /** The open document, or `not_ready`. */
+    open,
+    /** `not_ready` when nothing is open, else null: what `check` answers. */
+    require(): OperationFailure | null {
+      const document = open();
+      return 'error' in document ? document : null;
+    },
+    /** Records which document the confirmation shows; returns it (its name goes into the title). */
+    remember(input: unknown): OpenDocument {
+      const document = open();
+      if ('error' in document) return { id: '', name: '' };
+      if (typeof input === 'object' && input !== null) confirmed.set(input, document.id);
+      return document;
+    },
+    /** The open document for `execute`: `not_ready` when none, or when it is not the one confirmed. */
+    current(input: unknown): OpenDocument | OperationFailure {
+      const document = open();
+      if ('error' in document) return document;
+      const shown = typeof input === 'object' && input !== null ? confirmed.get(input) : undefined;
+      if (shown !== undefined && shown !== document.id) {
+        return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
+      }
+      return document;
+    },
+  };
+}
+
+/**
+ * A path for an operation on one file: relative, inside the working directory, and not the working
+ * directory itself (FILE-2).
+ * @example filePath('src/../a.txt') // { ok: true, path: 'a.txt' }
+ */
+export function filePath(path: string): { ok: true; path: string } | OperationFailure {
+  const resolved = resolveRelativePath(path);
+  if (!resolved.ok) return resolved;
+  if (resolved.path === '') return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
+  return resolved;
+}
+
+/**
+ * Adds the ancestor directories a listing leaves implicit, so `a/b.txt` alone still lists `a`.
+ * @example withDirectories([{ path: 'a/b.txt', kind: 'file' }]) // a (directory), a/b.txt (file)
+ */
+export function withDirectories(entries: readonly FileEntry[]): FileEntry[] {
+  const byPath = new Map<string, FileEntry>();
+  for (const entry of entries) {
+    const path = entry.path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (path === '' || path === '.') continue;
+    byPath.set(path, { path, kind: entry.kind === 'directory' ? 'directory' : 'file' });
+  }
+  for (const path of [...byPath.keys()]) {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const dir = segments.slice(0, i).join('/');
+      if (!byPath.has(dir)) byPath.set(dir, { path: dir, kind: 'directory' });
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** What a file's place in a listing says about it. */
+export type PathKind = 'file' | 'directory' | 'missing';
+
+/** Whether `path` is a file, a directory or absent in `entries` (the working directory is a directory). */
+export function kindOf(entries: readonly FileEntry[], path: string): PathKind {
+  if (path === '') return 'directory';
+  const found = entries.find((entry) => entry.path === path);
+  return found ? found.kind : 'missing';
+}
+
+/**
+ * The listing of FILE-3: every level under `path` (the whole tree when omitted), sorted, at most
+ * 1,000 entries with `truncated`. A missing `path` is `not_found`, a file `invalid_input`.
+ * @example listUnder(entries, 'src', (e) => !excluded(e))
+ */
+export function listUnder(
+  entries: readonly FileEntry[],
+  path: string | undefined,
+  include: (entry: FileEntry) => boolean = () => true,
+): { entries: FileEntry[]; truncated: boolean } | OperationFailure {
+  let dir = '';
+  if (path !== undefined) {
+    const resolved = resolveRelativePath(path);
+    if (!resolved.ok) return resolved;
+    dir = resolved.path;
+  }
+  const all = withDirectories(entries);
+  const kind = kindOf(all, dir);
+  if (kind === 'missing') return fail(ErrorCode.notFound, `no such directory: ${dir}`);
+  if (kind === 'file') return fail(ErrorCode.invalidInput, `not a directory: ${dir}`);
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const under = all
+    .filter((entry) => entry.path.startsWith(prefix) && include(entry))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { items, truncated } = head(under, MAX_LIST_ENTRIES);
+  return { entries: items, truncated };
+}
+
+/**
+ * Collects a stream of output chunks while keeping memory bounded: the tail of the text is kept
+ * (NODE-5, GO-6) and whether anything was dropped is remembered.
+ * @example const sink = createOutputSink(); sink.push('a'); sink.result() // { output: 'a', truncated: false }
+ */
+export function createOutputSink(transform: (text: string) => string = (text) => text, max = MAX_OUTPUT_CHARS) {
+  // Keep twice the limit of raw text: control sequences shrink it, and a cut never lands in the
+  // part that is finally answered.
+  const keep = max * 2;
+  let text = '';
+  let dropped = false;
+  return {
+    push(chunk: string): void {
+      text += chunk;
+      if (text.length > keep * 2) {
+        text = text.slice(text.length - keep);
+        dropped = true;
+      }
+    },
+    /** Marks output as lost before it reached the sink (the engine cut it). */
+    markDropped(): void {
+      dropped = true;
+    },
+    result(): { output: string; truncated: boolean } {
+      const cut = tail(transform(text), max);
+      return { output: cut.output, truncated: cut.truncated || dropped };
+    },
+  };
+}
+
+/**
+ * A copy of a value that `JSON.stringify` can write and that says what it held: `bigint` as a
+ * decimal string, bytes as Postgres' `\x…` hex, dates as ISO strings (SQL values, SQL-4).
+ * @example jsonSafe({ n: 10n, b: new Uint8Array([1, 255]) }) // { n: '10', b: '\\x01ff' }
+ */
+export function jsonSafe(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    let hex = '\\x';
+    for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+    return hex;
+  }
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = jsonSafe(item);
+  return copy;
+}
+
+/** A plain record of the given keys of `value`, in that order (exact result shapes, RES-5). */
+export function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = value[key];
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * What the slide editor page hands to {@link createSlidesOperations}: the open deck (DOC-1) and its
+ * Markdown, theme and slide count. With Marp (`@marp-team/marp-core`) the theme list is the names
+ * in `marp.themeSet` and the slide count is `marp.render(markdown).comments.length`.
+ * @module
+ */
+import type { OpenDocument } from '../shared.js';
+
+/** What the slides page passes to {@link createSlidesOperations}. Read on every call (DEF-6). */
+export interface SlidesToolAdapter {
+  /** The deck open in the page, or null while the editor loads or nothing is open (DOC-1). */
+  getOpenDocument(): OpenDocument | null;
+  /** The open deck's whole Markdown. */
+  getMarkdown(): string;
+  /** Replaces the open deck's whole Markdown, as an edit in the editor would. */
+  setMarkdown(markdown: string): void | Promise<void>;
+  /** The editor's theme names. Read once, when the definitions are created: they become an enum (IN-7). */
+  getThemes(): readonly string[];
+  /** The open deck's theme. */
+  getTheme(): string;
+  /** Sets the open deck's theme. */
+  setTheme(theme: string): void | Promise<void>;
+  /** How many slides the open deck's current Markdown makes. */
+  getSlideCount(): number | Promise<number>;
+  /** True when the editor's 「元に戻す」 restores a change an agent made (CONF-2). Default false. */
+  readonly undoRestoresAgentChanges?: boolean;
+}

@@ -1,0 +1,97 @@
+/**
+ * The three slides operations (SLI-1, DOC-1, DOC-2, IN-7).
+ * @module
+ */
+import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { textSchema } from '../../src/limits.js';
+import { createDocumentGuard, ok } from '../shared.js';
+import type { SlidesToolAdapter } from './adapter.js';
+
+/** `slides_read`'s input: none (IN-3). */
+export const slidesReadSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/** `slides_write`'s input (IN-3, IN-4). */
+export const slidesWriteSchema = {
+  type: 'object',
+  properties: { markdown: textSchema('スライドの Markdown の全文(UTF-8 で 1 MB まで)。') },
+  required: ['markdown'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * `slides_set_theme`'s input: `theme` is an enum of the editor's theme names, given at runtime, so no
+ * theme name is written here (IN-7).
+ * @example slidesSetThemeSchema(['default', 'gaia'])
+ */
+export function slidesSetThemeSchema(themes: readonly string[]) {
+  // Typed without `enum` on purpose: the handler sees `theme: string`; the enum is for the validator and the agent.
+  const theme: { readonly type: 'string'; readonly description: string } = Object.assign(
+    { type: 'string' as const, description: 'テーマの名前。スライドのエディタが持つテーマの名前のどれか。' },
+    { enum: [...themes] },
+  );
+  return { type: 'object', properties: { theme }, required: ['theme'], additionalProperties: false } as const;
+}
+
+/**
+ * Creates the slides operations; they act on the deck open in the page only (DOC-1).
+ * Throws a TypeError when the editor has no theme, since `slides_set_theme` could then accept nothing.
+ * @example
+ * provideOperations('slides', createSlidesOperations(slidesAdapter));
+ */
+export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperationDefinition[] {
+  const themes = [...adapter.getThemes()];
+  if (themes.length === 0) throw new TypeError('createSlidesOperations: the editor has no theme, so slides_set_theme would accept nothing');
+  const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'slide deck');
+
+  const read = defineOperation({
+    name: 'slides_read',
+    description: 'ページで開いているスライドの、Markdown の全文、テーマの名前、スライドの枚数と、スライドの識別子と名前(document)を返す。',
+    inputSchema: slidesReadSchema,
+    annotations: { readOnlyHint: true, untrustedContentHint: true },
+    check: async () => guard.require(),
+    execute: async () => {
+      const document = guard.open();
+      if ('error' in document) return document;
+      return ok({ document, markdown: adapter.getMarkdown(), theme: adapter.getTheme(), slideCount: await adapter.getSlideCount() });
+    },
+  });
+
+  const write = defineOperation({
+    name: 'slides_write',
+    description:
+      'ページで開いているスライドの Markdown の全文を、渡した Markdown に置き換え、置き換えた後のスライドの枚数(slideCount)を返す。利用者が確認の画面で確定してから実行する。markdown は UTF-8 で 1 MB まで。',
+    inputSchema: slidesWriteSchema,
+    check: async () => guard.require(),
+    confirmation: (input) => {
+      const { name } = guard.remember(input);
+      return {
+        title: `スライド「${name}」の全文を置き換える`,
+        summary: `スライド「${name}」の Markdown の全文を、AI のエージェントが渡した Markdown(${input.markdown.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
+        actionLabel: '置き換える',
+        detail: input.markdown,
+        undoable: adapter.undoRestoresAgentChanges === true,
+      };
+    },
+    execute: async (input) => {
+      const document = guard.current(input);
+      if ('error' in document) return document;
+      await adapter.setMarkdown(input.markdown);
+      return ok({ slideCount: await adapter.getSlideCount() });
+    },
+  });
+
+  const setTheme = defineOperation({
+    name: 'slides_set_theme',
+    description: 'ページで開いているスライドのテーマを変え、変えた後のテーマの名前(theme)を返す。渡せる名前は、入力の theme の enum にある。',
+    inputSchema: slidesSetThemeSchema(themes),
+    check: async () => guard.require(),
+    execute: async (input) => {
+      const document = guard.current(input);
+      if ('error' in document) return document;
+      await adapter.setTheme(input.theme);
+      return ok({ theme: adapter.getTheme() });
+    },
+  });
+
+  return [read, write, setTheme];
+}

@@ -1,0 +1,74 @@
+/**
+ * What the SQL page hands to {@link createSqlOperations}. Shaped after the page's engine
+ * (demo/sql/engine/sql-engine.ts): its `state` and the result of its `run` fit these types as they
+ * are, so the glue is a few lines:
+ * ```ts
+ * createSqlOperations({
+ *   isLoaded: () => project.loaded && savedSql.loaded,
+ *   getEditorSql: () => editor.value,
+ *   getEngineState: () => engine.state,
+ *   run: (sql, { timeoutMs }) => page.runFromAgent(sql, { timeoutMs }), // engine.run + "AI reset the DB" notice
+ * });
+ * ```
+ * @module
+ */
+
+/** The engine's life cycle; `loading` and `running` make `sql_run_query` answer `not_ready` (SQL-3). */
+export type SqlEngineStatus = 'unloaded' | 'loading' | 'ready' | 'running' | 'failed';
+
+/** A result column as the engine describes it. */
+export interface SqlFieldLike {
+  readonly name: string;
+  readonly dataTypeID?: number;
+}
+
+/** One statement's result, rows whole (the cut to 200 happens in the definitions, SQL-4). */
+export interface SqlStatementResultLike {
+  readonly fields: readonly SqlFieldLike[];
+  readonly rows: readonly unknown[];
+  /** Rows changed by this statement alone. */
+  readonly affectedRows?: number;
+}
+
+/** A failed statement; `sqlState` and `position` only when the engine gave them (SQL-5). */
+export interface SqlErrorLike {
+  readonly message: string;
+  /** SQLSTATE, e.g. `42P01`. */
+  readonly sqlState?: string;
+  /** 1-based character offset into the SQL of the call. */
+  readonly position?: number;
+}
+
+/**
+ * What a run ends with.
+ * - `results`: every statement committed.
+ * - `error`: a statement failed and every statement of the call was rolled back (SQL-5).
+ * - `timeout`: `timeoutMs` passed; the engine replaced its worker, the DB is back to its initial state (SQL-6).
+ * - `cancelled`: the user reset the DB during the run.
+ * - `busy`: another run, or the engine's loading, was in progress (SQL-3).
+ *
+ * A run rejects when the engine cannot load: the operation answers `failed` (SQL-3).
+ */
+export type SqlRunOutcome =
+  | { readonly ok: true; readonly kind: 'results'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number }
+  | { readonly ok: false; readonly kind: 'error'; readonly error: SqlErrorLike }
+  | { readonly ok: false; readonly kind: 'timeout' }
+  | { readonly ok: false; readonly kind: 'cancelled' }
+  | { readonly ok: false; readonly kind: 'busy' };
+
+/** What the SQL page passes to {@link createSqlOperations}. Every member is read on every call (DEF-6). */
+export interface SqlToolAdapter {
+  /** True once the project and its saved SQL are loaded (SQL-1). */
+  isLoaded(): boolean;
+  /** The SQL in the editor now; never changed by the operations (SQL-1). */
+  getEditorSql(): string;
+  /** The engine's state now. */
+  getEngineState(): SqlEngineStatus;
+  /**
+   * Runs `sql` with the same engine function the Run button uses (SQL-2), loading the engine first
+   * when needed (load time not counted in `timeoutMs`, SQL-3). While it runs, the page's Run button
+   * shows running; its result table stays as it was; after a `timeout` the page says that an AI
+   * operation reset the DB (SQL-6).
+   */
+  run(sql: string, options: { timeoutMs: number }): Promise<SqlRunOutcome>;
+}

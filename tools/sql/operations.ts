@@ -1,0 +1,105 @@
+/**
+ * The two SQL operations (SQL-1..SQL-6).
+ * @module
+ */
+import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { MAX_SQL_ROWS, TIMEOUT_MS, head, textSchema, timeoutSchema } from '../../src/limits.js';
+import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { RELAY_WAIT_NOTE, jsonSafe, ok } from '../shared.js';
+import type { SqlErrorLike, SqlStatementResultLike, SqlToolAdapter } from './adapter.js';
+
+/** `sql_read_query`'s input: none (IN-3). */
+export const readQuerySchema = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/** `sql_run_query`'s input (IN-3, IN-4, IN-5). */
+export const runQuerySchema = {
+  type: 'object',
+  properties: {
+    sql: textSchema('実行する SQL(UTF-8 で 1 MB まで)。; で区切って複数の文を渡せる。'),
+    timeoutMs: timeoutSchema('時間の上限(ミリ秒)。1000 から 120000 までの整数。省くと 30000。過ぎると DB の中身が初期の状態に戻る。'),
+  },
+  required: ['sql'],
+  additionalProperties: false,
+} as const;
+
+/** The input schemas of the two operations, by name. */
+export const sqlInputSchemas = { sql_read_query: readQuerySchema, sql_run_query: runQuerySchema } as const;
+
+const NOT_LOADED = 'the SQL page has not finished loading the project and its saved SQL';
+
+/** One statement as `sql_run_query` answers it: rows cut to the first 200 (SQL-4). */
+function statement(result: SqlStatementResultLike) {
+  const { items, truncated } = head(result.rows, MAX_SQL_ROWS);
+  return {
+    fields: jsonSafe(result.fields),
+    rows: jsonSafe(items),
+    affectedRows: result.affectedRows ?? 0,
+    totalRows: result.rows.length,
+    truncated,
+  };
+}
+
+/** `failed` with `sqlState` and `position` beside `error`, each only when the engine gave it (SQL-5). */
+function sqlFailure(error: SqlErrorLike): OperationFailure {
+  const extra: Record<string, unknown> = {};
+  if (typeof error.sqlState === 'string' && error.sqlState !== '') extra.sqlState = error.sqlState;
+  if (typeof error.position === 'number' && Number.isFinite(error.position)) extra.position = error.position;
+  return fail(ErrorCode.failed, error.message, extra);
+}
+
+/**
+ * Creates the SQL operations. Neither changes the editor's SQL (SQL-1); `sql_run_query` runs
+ * through `adapter.run`, the page's own run function (SQL-2), with no confirmation.
+ * @example
+ * provideOperations('sql', createSqlOperations({ isLoaded, getEditorSql, getEngineState, run }));
+ */
+export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefinition[] {
+  const requireLoaded = (): OperationFailure | null => (adapter.isLoaded() ? null : fail(ErrorCode.notReady, NOT_LOADED));
+  const requireIdle = (): OperationFailure | null => {
+    const state = adapter.getEngineState();
+    if (state === 'loading') return fail(ErrorCode.notReady, 'the SQL engine is loading; call again when it is ready');
+    if (state === 'running') return fail(ErrorCode.notReady, 'SQL is running (started by the user or an agent); call again when it ends');
+    return null;
+  };
+
+  const readQuery = defineOperation({
+    name: 'sql_read_query',
+    description: 'SQL の入力欄にある、今の SQL を返す。入力欄の SQL は変えない。',
+    inputSchema: readQuerySchema,
+    annotations: { readOnlyHint: true, untrustedContentHint: true },
+    check: async () => requireLoaded(),
+    execute: async () => requireLoaded() ?? ok({ sql: adapter.getEditorSql() }),
+  });
+
+  const runQuery = defineOperation({
+    name: 'sql_run_query',
+    description:
+      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
+    inputSchema: runQuerySchema,
+    annotations: { consequentialHint: true, untrustedContentHint: true },
+    check: async () => requireLoaded() ?? requireIdle(),
+    execute: async (input) => {
+      // The state may have changed while the call waited; read it again right before running.
+      const notReady = requireLoaded() ?? requireIdle();
+      if (notReady) return notReady;
+      const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
+      const outcome = await adapter.run(input.sql, { timeoutMs });
+      switch (outcome.kind) {
+        case 'results':
+          return ok({ results: outcome.results.map(statement), ms: outcome.ms });
+        case 'error':
+          return sqlFailure(outcome.error);
+        case 'timeout':
+          return fail(ErrorCode.timeout, `the SQL did not finish within ${timeoutMs} ms; the DB was reset to its initial state`);
+        case 'cancelled':
+          return fail(ErrorCode.failed, 'the run was cancelled: the DB was reset to its initial state while it ran');
+        case 'busy':
+          return fail(ErrorCode.notReady, 'SQL is running or the engine is loading; call again when it ends');
+        default:
+          return fail(ErrorCode.failed, 'the SQL engine answered something unexpected');
+      }
+    },
+  });
+
+  return [readQuery, runQuery];
+}
