@@ -6,6 +6,11 @@
  * multibyte UTF-8 (and one of exactly 1 MB), and the paths `../x`, `/abs`, `a/../../b` — and calls
  * each through the real call path ({@link runCall}), checking that every call answers a JSON
  * envelope with the specified code (RES-1, RES-3, IN-1, IN-2, IN-4, IN-5, FILE-2) and never throws.
+ * The project's rules are tested even where a schema forgets them: fields named `markdown`, `xml`,
+ * `cells`, `contents`, `sql` get the 1 MB cases, `timeoutMs` gets 999 / 120,001 / 1.5, `path` gets
+ * the paths above (see {@link ConformanceOptions} to change the names). It also checks each
+ * definition without calling it: a valid name, a description, `additionalProperties: false` on
+ * every object schema, a schema the validator compiles, unique names.
  *
  * Framework-free: it returns a report, or throws a {@link ConformanceError} listing the problems.
  * Confirmations are always declined, so a confirmed operation never executes. Operations without a
@@ -20,7 +25,7 @@
  */
 import { compileOperation, runCall, type CallHooks, type CompiledOperation } from './call.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
-import { utf8ByteLength } from './limits.js';
+import { MAX_TEXT_BYTES, TIMEOUT_MS, utf8ByteLength } from './limits.js';
 import { ErrorCode, describeError, isFailure, isSuccess } from './result.js';
 
 /** What one case expects: exactly this code, or anything but these codes. */
@@ -74,6 +79,16 @@ export interface ConformanceOptions {
   wrapText?: Readonly<Record<string, (filler: string) => string>>;
   /** String property names that hold working-directory-relative paths (FILE-2). Default `['path']`. */
   pathFields?: readonly string[];
+  /**
+   * String property names that must be capped at 1 MB of UTF-8 (IN-4), tested even when the schema
+   * forgets `maxBytes`. Default `['markdown', 'xml', 'cells', 'contents', 'sql']`.
+   */
+  textFields?: readonly string[];
+  /**
+   * Property names that must be a `timeoutMs` (IN-5: an integer from 1,000 to 120,000), tested even
+   * when the schema forgets its bounds. Default `['timeoutMs']`.
+   */
+  timeoutFields?: readonly string[];
   /** A call not answered within this many ms is a problem. Default 10,000. */
   callTimeoutMs?: number;
 }
@@ -231,6 +246,8 @@ function schemaProblems(schema: unknown, path: string, out: string[]): void {
 export function conformanceCases(definition: AnyOperationDefinition, options: ConformanceOptions = {}): ConformanceCase[] {
   const operation = definition.name;
   const pathFields = new Set(options.pathFields ?? ['path']);
+  const textFields = new Set(options.textFields ?? ['markdown', 'xml', 'cells', 'contents', 'sql']);
+  const timeoutFields = new Set(options.timeoutFields ?? ['timeoutMs']);
   const base = options.validInputs && operation in options.validInputs ? clone(options.validInputs[operation]) : sample(definition.inputSchema);
   const cases: ConformanceCase[] = [];
   const add = (label: string, input: unknown, expect: ConformanceExpectation) => cases.push({ operation, label, input, expect });
@@ -244,7 +261,7 @@ export function conformanceCases(definition: AnyOperationDefinition, options: Co
     const constrained = 'const' in schema || Array.isArray(schema.enum) || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf);
     if (types) {
       for (const wrong of WRONG_TYPE_SAMPLES) {
-        if (!jsonTypeAccepts(types, wrong)) add(`${at} = ${JSON.stringify(wrong.value)} (a ${wrong.type}, not ${types.join('|')})`, withValue(input, path, wrong.value), invalid);
+        if (!jsonTypeAccepts(types, wrong)) add(`${at} = ${JSON.stringify(wrong.value)} (${/^[aeiou]/.test(wrong.type) ? 'an' : 'a'} ${wrong.type}, not ${types.join('|')})`, withValue(input, path, wrong.value), invalid);
       }
     }
     if (Array.isArray(schema.enum) && types?.includes('string')) {
@@ -259,13 +276,14 @@ export function conformanceCases(definition: AnyOperationDefinition, options: Co
       if (typeof schema.minLength === 'number' && schema.minLength > 0) {
         add(`${at} = a string shorter than minLength ${schema.minLength}`, withValue(input, path, ''), invalid);
       }
-      if (typeof schema.maxBytes === 'number') {
+      const maxBytes = typeof schema.maxBytes === 'number' ? schema.maxBytes : typeof key === 'string' && textFields.has(key) ? MAX_TEXT_BYTES : null;
+      if (maxBytes !== null) {
         const wrapKey = `${operation}.${typeof key === 'string' ? key : path.join('.')}`;
         const wrap = options.wrapText?.[wrapKey] ?? ((filler: string) => filler);
         const overhead = utf8ByteLength(wrap(''));
-        const over = wrap(multibyte(schema.maxBytes + 1 - overhead));
-        add(`${at} = ${utf8ByteLength(over).toLocaleString('en')} bytes of multibyte UTF-8 (maxBytes ${schema.maxBytes} + 1)`, withValue(input, path, over), tooLarge);
-        const exact = wrap(multibyte(schema.maxBytes - overhead));
+        const over = wrap(multibyte(maxBytes + 1 - overhead));
+        add(`${at} = ${utf8ByteLength(over).toLocaleString('en')} bytes of multibyte UTF-8 (maxBytes ${maxBytes} + 1)`, withValue(input, path, over), tooLarge);
+        const exact = wrap(multibyte(maxBytes - overhead));
         add(`${at} = exactly ${utf8ByteLength(exact).toLocaleString('en')} bytes of UTF-8 (maxBytes)`, withValue(input, path, exact), {
           notCodes: [ErrorCode.tooLarge, ErrorCode.invalidInput],
         });
@@ -276,7 +294,11 @@ export function conformanceCases(definition: AnyOperationDefinition, options: Co
         for (const bad of BAD_PATHS) add(`${at} = ${JSON.stringify(bad)} (outside the working directory)`, withValue(input, path, bad), invalid);
       }
     }
-    if ((types?.includes('integer') || types?.includes('number')) && !constrained) {
+    if (typeof key === 'string' && timeoutFields.has(key)) {
+      add(`${at} = ${TIMEOUT_MS.minimum - 1} (below minimum ${TIMEOUT_MS.minimum})`, withValue(input, path, TIMEOUT_MS.minimum - 1), invalid);
+      add(`${at} = ${TIMEOUT_MS.maximum + 1} (above maximum ${TIMEOUT_MS.maximum})`, withValue(input, path, TIMEOUT_MS.maximum + 1), invalid);
+      if (!types || types.includes('number')) add(`${at} = 1.5 (not an integer)`, withValue(input, path, 1.5), invalid);
+    } else if ((types?.includes('integer') || types?.includes('number')) && !constrained) {
       const integer = !types.includes('number');
       if (typeof schema.minimum === 'number') {
         const below = integer ? Math.ceil(schema.minimum) - 1 : schema.minimum - 1;

@@ -69,7 +69,6 @@ export interface RelayConnectorOptions extends RelayOptions {
 
 type ModelContextWindow = Window & {
   __webModelContextOptions?: unknown;
-  __aiOpsPolyfill?: Promise<unknown>;
 };
 
 /**
@@ -100,11 +99,18 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
     win.__webModelContextOptions ??= { transport: { tabServer: { allowedOrigins: [win.location.origin] } } };
     // Loaded once per document, even by several runtimes (or copies of this library): running the
     // polyfill twice would replace the registry that holds the tools already registered.
-    win.__aiOpsPolyfill ??= options.loader.load(new URL('mcp-b-global.js', base).href).catch((error) => {
-      win.__aiOpsPolyfill = undefined;
-      throw error;
-    });
-    await win.__aiOpsPolyfill;
+    const existing = doc.querySelector<HTMLScriptElement>('script[data-ai-ops-polyfill]');
+    if (existing?.dataset.aiOpsPolyfill === 'loaded') {
+      // loaded by another runtime of this page
+    } else if (existing) {
+      await new Promise<void>((resolve, reject) => {
+        existing.addEventListener('load', () => resolve(), { once: true });
+        existing.addEventListener('error', () => reject(new Error(`could not load ${existing.src}`)), { once: true });
+      });
+    } else {
+      const script = await options.loader.load(new URL('mcp-b-global.js', base).href, { 'data-ai-ops-polyfill': '' });
+      script.dataset.aiOpsPolyfill = 'loaded';
+    }
     const modelContext = (doc as Document & { modelContext?: ModelContextLike }).modelContext;
     if (!modelContext || typeof modelContext.registerTool !== 'function') {
       throw new Error('the WebMCP polyfill loaded but document.modelContext.registerTool is missing');

@@ -24,7 +24,8 @@ export type {
 export { createGoOperations, goInputSchemas, goRunSchema } from './go/operations.js';
 export type { GoToolAdapter, GoFilesModule, GoFileEntry, GoRunOutcome, GoRunMode, GoRunnerStatus } from './go/adapter.js';
 
-export { createSlidesOperations, slidesReadSchema, slidesWriteSchema, slidesSetThemeSchema } from './slides/operations.js';
+export { createSlidesOperations, slidesReadSchema, slidesWriteSchema } from './slides/operations.js';
+export type { SlidesSetThemeSchema } from './slides/operations.js';
 export type { SlidesToolAdapter } from './slides/adapter.js';
 
 export {

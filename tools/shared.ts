@@ -9,8 +9,8 @@ import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js
 import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
 
 /**
- * A success envelope. Not generic on purpose: handlers whose result type is inferred from
- * schema-derived input types make the type checker's work explode; a plain record does not.
+ * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
+ * instead of being inferred from schema-derived input types.
  * @example return ok({ path });
  */
 export function ok(fields: Record<string, unknown> = {}): OperationSuccess {
@@ -37,12 +37,13 @@ export interface OpenDocument {
  * nothing is open, and, for the confirmed operations, `not_ready` when the user switched documents
  * while the dialog was open, so a confirmation about 「A」 never changes 「B」.
  * @example
- * const guard = createDocumentGuard(() => adapter.getOpenDocument());
+ * const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
  * check: async () => guard.require(),
  * confirmation: (input) => { const doc = guard.remember(input); … },
  * execute: async (input) => { const doc = guard.current(input); if ('error' in doc) return doc; … },
  */
 export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, what: string) {
+  // `what` names the document kind in messages (`no drawing is open…`).
   // Keyed by the input object, which runCall hands unchanged to check, confirmation and execute.
   const confirmed = new WeakMap<object, string>();
   const open = (): OpenDocument | OperationFailure => {

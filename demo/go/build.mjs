@@ -1,10 +1,11 @@
-// Builds the Go page's engine into <outdir>/engine/ (called by esbuild.config.mjs):
+// Builds the Go page (called by esbuild.config.mjs): the page itself (main.ts → main.js, index.html,
+// go.css) and its engine into <outdir>/engine/:
 //   engine/worker.js     the module Web Worker (demo/go/engine/worker.ts + wasm_exec.js)
 //   engine/yaegi.wasm    Yaegi for GOOS=js GOARCH=wasm (scripts/build-yaegi.mjs; ~40 s, cached)
 //   engine/wasm_exec.js  the Go support file the worker bundles, for reference
 // The page imports demo/go/engine/go-runner.ts and passes
 // { workerUrl: 'engine/worker.js', wasmUrl: 'engine/yaegi.wasm' } (relative to the page).
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildYaegi } from '../../scripts/build-yaegi.mjs';
 
@@ -13,6 +14,7 @@ import { buildYaegi } from '../../scripts/build-yaegi.mjs';
  *   outdir: string, root: string, production: boolean }} options
  */
 export async function build({ esbuild, browserOptions, outdir, root }) {
+  await mkdir(outdir, { recursive: true });
   const { wasm, wasmExec } = await buildYaegi({ root });
   const engineDir = join(outdir, 'engine');
   await mkdir(engineDir, { recursive: true });
@@ -32,6 +34,12 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
   });
   await copyIfChanged(wasm, join(engineDir, 'yaegi.wasm'));
   await copyIfChanged(wasmExec, join(engineDir, 'wasm_exec.js'));
+  await esbuild.build({
+    ...browserOptions,
+    entryPoints: { main: join(root, 'demo/go/main.ts') },
+    outdir,
+  });
+  for (const file of ['index.html', 'go.css']) await cp(join(root, 'demo/go', file), join(outdir, file));
 }
 
 /** Skips copying the 34 MB wasm when the copy is already newer and the same size. */

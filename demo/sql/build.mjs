@@ -1,4 +1,8 @@
-// Builds the SQL page's engine into <outdir>/engine/ (called by esbuild.config.mjs):
+// Builds the SQL page (called by esbuild.config.mjs):
+//   index.html, sql.css    the page (demo/sql/index.html, demo/sql/sql.css)
+//   main.js (+ chunks/)    its UI and state (demo/sql/main.ts, state.ts), ai-ops bundled in; the
+//                          call path stays a chunk loaded on the first switch-on
+// and the engine into <outdir>/engine/:
 //   engine/worker.js       the module Web Worker running PGlite (demo/sql/engine/worker.ts)
 //   engine/pglite.wasm     Postgres compiled to WebAssembly (from @electric-sql/pglite)
 //   engine/pglite.data.gz  its file-system bundle (share/, lib/), gzipped: smaller, and a dev server
@@ -9,7 +13,7 @@
 //                          it skips initdb, which is most of PGlite's 8–10 s cold start
 // The page imports demo/sql/engine/sql-engine.ts and passes { engineUrl: 'engine/' } (relative to
 // the page; that is also the default).
-import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -29,6 +33,7 @@ export const DUMP_FILE = 'pgdata.tar.gz';
  *   outdir: string, root: string, production: boolean }} options
  */
 export async function build({ esbuild, browserOptions, outdir, root }) {
+  await buildPage({ esbuild, browserOptions, outdir, root });
   const engineDir = join(outdir, 'engine');
   await mkdir(engineDir, { recursive: true });
   const pgliteDir = packageDir(root);
@@ -44,6 +49,21 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
   for (const name of PGLITE_FILES) await copyIfChanged(join(pgliteDir, 'dist', name), join(engineDir, name));
   for (const name of PGLITE_GZIP_FILES) await gzipIfChanged(join(pgliteDir, 'dist', name), join(engineDir, `${name}.gz`));
   await writeDump({ pgliteDir, file: join(engineDir, DUMP_FILE) });
+}
+
+/** The page itself: main.js with its lazy chunks, index.html and sql.css. */
+async function buildPage({ esbuild, browserOptions, outdir, root }) {
+  await mkdir(outdir, { recursive: true });
+  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
+  await esbuild.build({
+    ...browserOptions,
+    entryPoints: { main: join(root, 'demo/sql/main.ts') },
+    outdir,
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  for (const file of ['index.html', 'sql.css']) await copyFile(join(root, 'demo/sql', file), join(outdir, file));
 }
 
 /** The installed @electric-sql/pglite folder. */

@@ -4,6 +4,12 @@ import { defineOperation } from '../../src/definition.js';
 import { fail, succeed } from '../../src/result.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import type { ToolSession } from '../../src/tool-session.js';
+
+/** Waits until a start that is under way has ended, on or off. */
+const started = async (session: ToolSession) => {
+  for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await new Promise((r) => setTimeout(r, 10));
+};
 
 const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -48,7 +54,7 @@ describe('runtime and tool sessions', () => {
     expect(loader.loaded).to.deep.equal([]);
     expect(mc.tools.size).to.equal(0);
     session.turnOn();
-    await flush();
+    await started(session);
     expect(loader.loaded.map((src) => new URL(src).pathname)).to.deep.equal(['/vendor/mcp-b-global.js', '/vendor/relay/embed.js']);
     expect([...mc.tools.keys()]).to.deep.equal(['demo_read', 'demo_delete']);
     expect(session.getState().status).to.equal('on');
@@ -64,7 +70,7 @@ describe('runtime and tool sessions', () => {
     });
     const session = aiOps.provideOperations('demo', [...definitions(), slow]);
     session.turnOn();
-    await flush();
+    await started(session);
     const running = mc.execute('demo_slow', {});
     const waiting = mc.execute('demo_delete', { path: 'a.txt' });
     await flush();
@@ -82,7 +88,7 @@ describe('runtime and tool sessions', () => {
     const { aiOps, storage } = setup();
     const a = aiOps.provideOperations('demo', definitions());
     a.turnOn();
-    await flush();
+    await started(a);
     const frame = document.createElement('iframe');
     frame.dataset.webmcpRelay = '1';
     document.body.append(frame);
@@ -94,8 +100,8 @@ describe('runtime and tool sessions', () => {
   it('[REG-2] a stored "on" registers as soon as the definitions arrive', async () => {
     const { aiOps, storage, clock, mc } = setup();
     storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
-    aiOps.provideOperations('demo', definitions());
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    await started(session);
     expect(mc.tools.size).to.equal(2);
   });
 
@@ -104,7 +110,7 @@ describe('runtime and tool sessions', () => {
     const calls: string[] = [];
     const session = aiOps.provideOperations('demo', definitions(calls));
     session.turnOn();
-    await flush();
+    await started(session);
     const bad = await mc.execute('demo_delete', { path: 1 });
     expect(parse(bad.content[0].text).error.code).to.equal('invalid_input');
     expect(calls).to.deep.equal([]);
@@ -123,7 +129,7 @@ describe('runtime and tool sessions', () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
-    await flush();
+    await started(session);
     let shown = 0;
     aiOps.confirmations.subscribe(() => { if (aiOps.confirmations.getState().current) shown++; });
     await mc.execute('demo_read', {});
@@ -135,7 +141,7 @@ describe('runtime and tool sessions', () => {
     const { aiOps, clock, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
-    await flush();
+    await started(session);
     const { execute } = mc.tools.get('demo_read')!;
     clock.time += 7 * 24 * 3600 * 1000; // the expiry timer has not fired (background tab)
     const answer = await execute({});
@@ -146,8 +152,9 @@ describe('runtime and tool sessions', () => {
 
   it('[REG-5] [VER-5] one log entry per settled call, failures and declined included', async () => {
     const { aiOps, mc } = setup();
-    aiOps.provideOperations('demo', definitions()).turnOn();
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await started(session);
     await mc.execute('demo_read', {});
     await mc.execute('demo_read', { nope: 1 });
     const pending = mc.execute('demo_delete', { path: 'x' });
@@ -165,8 +172,9 @@ describe('runtime and tool sessions', () => {
 
   it('[CONF-5] checked + action: later calls skip the dialog; やめる never saves it', async () => {
     const { aiOps, mc, storage } = setup();
-    aiOps.provideOperations('demo', definitions()).turnOn();
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await started(session);
     const first = mc.execute('demo_delete', { path: 'a' });
     await flush();
     aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
@@ -183,8 +191,9 @@ describe('runtime and tool sessions', () => {
 
   it('[CONF-7] operations without confirmation never wait behind a dialog', async () => {
     const { aiOps, mc } = setup();
-    aiOps.provideOperations('demo', definitions()).turnOn();
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await started(session);
     const waiting = mc.execute('demo_delete', { path: 'a' });
     await flush();
     const read = await mc.execute('demo_read', {});
@@ -195,8 +204,9 @@ describe('runtime and tool sessions', () => {
 
   it('[RELAY-3] execute answers a CallToolResult with the JSON text and isError when ok is false', async () => {
     const { aiOps, mc } = setup();
-    aiOps.provideOperations('demo', definitions()).turnOn();
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await started(session);
     const ok = await mc.execute('demo_read', {});
     expect(ok).to.deep.equal({ content: [{ type: 'text', text: '{"text":"hello","ok":true}' }] });
     const bad = await mc.execute('demo_read', { extra: true });
@@ -210,7 +220,7 @@ describe('runtime and tool sessions', () => {
     loader.fail = /embed\.js/;
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
-    await flush();
+    await started(session);
     expect(session.getState()).to.include({ status: 'off' });
     expect(session.getState().error).to.contain('embed.js');
     expect(storage.getItem(permissionKey('demo'))).to.equal(null);
@@ -218,7 +228,7 @@ describe('runtime and tool sessions', () => {
     loader.fail = null;
     session.turnOn();
     expect(session.getState().error).to.equal(null);
-    await flush();
+    await started(session);
     expect(session.getState().status).to.equal('on');
   });
 
@@ -227,7 +237,7 @@ describe('runtime and tool sessions', () => {
     storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
     loader.modelContext.refuse = 'registration refused by policy';
     const session = aiOps.provideOperations('demo', definitions());
-    await flush();
+    await started(session);
     expect(session.getState().status).to.equal('off');
     expect(session.getState().error).to.contain('refused by policy');
     expect(storage.getItem(permissionKey('demo'))).to.equal(null);
@@ -241,7 +251,7 @@ describe('runtime and tool sessions', () => {
     const aiOps = createAiOps({ clock, storage: spy, loader, embedded: true, autoReconnect: false });
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
-    await flush();
+    await started(session);
     expect(aiOps.embedded).to.equal(true);
     expect(session.getState()).to.include({ embedded: true, status: 'off' });
     expect(reads).to.deep.equal([]);
@@ -276,7 +286,7 @@ describe('runtime and tool sessions', () => {
       execute: async () => fail('failed', 'relation "x" does not exist', { sqlState: '42P01', position: 15 }),
     })]);
     session.turnOn();
-    await flush();
+    await started(session);
     expect(parse(await session.call('demo_run', {}))).to.deep.equal({ ok: false, error: { code: 'failed', message: 'relation "x" does not exist' }, sqlState: '42P01', position: 15 });
     expect(parse(await session.call('demo_nothing', {})).error.code).to.equal('not_found');
   });
@@ -291,7 +301,7 @@ describe('runtime and tool sessions', () => {
     session.turnOff(); // already off: no change
     expect(calls).to.equal(0);
     session.turnOn();
-    await flush();
+    await started(session);
     expect(calls).to.be.greaterThan(0);
     expect(session.getSnapshot()).not.to.equal(snapshot);
     unsubscribe();
@@ -304,8 +314,9 @@ describe('runtime and tool sessions', () => {
   it('[RELAY-5] the widget is re-created when the page becomes visible or focused and no relay answered yet', async () => {
     const { loader } = setup();
     const aiOps = createAiOps({ clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, assetsBase: '/vendor/' });
-    aiOps.provideOperations('demo', definitions()).turnOn();
-    await flush();
+    const session = aiOps.provideOperations('demo', definitions());
+    session.turnOn();
+    await started(session);
     const frame = Object.assign(document.createElement('iframe'), {});
     frame.dataset.webmcpRelay = '1';
     document.body.append(frame);

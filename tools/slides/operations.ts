@@ -21,9 +21,8 @@ export const slidesWriteSchema = {
 /**
  * `slides_set_theme`'s input: `theme` is an enum of the editor's theme names, given at runtime, so no
  * theme name is written here (IN-7).
- * @example slidesSetThemeSchema(['default', 'gaia'])
  */
-export function slidesSetThemeSchema(themes: readonly string[]) {
+function slidesSetThemeSchema(themes: readonly string[]) {
   // Typed without `enum` on purpose: the handler sees `theme: string`; the enum is for the validator and the agent.
   const theme: { readonly type: 'string'; readonly description: string } = Object.assign(
     { type: 'string' as const, description: 'テーマの名前。スライドのエディタが持つテーマの名前のどれか。' },
@@ -31,6 +30,9 @@ export function slidesSetThemeSchema(themes: readonly string[]) {
   );
   return { type: 'object', properties: { theme }, required: ['theme'], additionalProperties: false } as const;
 }
+
+/** The type of `slides_set_theme`'s input schema (its enum is filled at runtime). */
+export type SlidesSetThemeSchema = ReturnType<typeof slidesSetThemeSchema>;
 
 /**
  * Creates the slides operations; they act on the deck open in the page only (DOC-1).

@@ -1,0 +1,90 @@
+// Builds the Excalidraw page into <outdir> (called by esbuild.config.mjs):
+//   index.html          the page shell
+//   main.js, main.css   the page (React 19 + @excalidraw/excalidraw 0.18.1 + the ai-ops wrappers);
+//                       chunks/ holds what Excalidraw loads on demand (its locales, the subset worker)
+//   assets/             the fonts Excalidraw's CSS names (Assistant, the UI font)
+//   fonts/              the fonts Excalidraw loads for the canvas, found through
+//                       window.EXCALIDRAW_ASSET_PATH (set to this page's folder by asset-path.ts);
+//                       Xiaolai (13 MB, CJK hand-drawn) is left out: CJK text falls back to a system font
+// Nothing is fetched from another host: Excalidraw's last-resort font URL (esm.sh) is rewritten to the
+// page's own asset path, and the build fails if that pattern is not found exactly once.
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+/** Font folders of Excalidraw not copied. */
+export const LEFT_OUT_FONTS = ['Xiaolai'];
+
+/** Excalidraw's CDN fallback for fonts: a static class field holding a template literal. */
+export const CDN_FALLBACK = /`https:\/\/esm\.sh\/\$\{(\w+)\.PKG_NAME\?`\$\{\1\.PKG_NAME\}@\$\{\1\.PKG_VERSION\}`:"@excalidraw\/excalidraw"\}\/dist\/prod\/`/g;
+
+/** What replaces it: the asset path the page set (absolute), else the page's own URL. */
+export const LOCAL_FALLBACK =
+  '(typeof globalThis.EXCALIDRAW_ASSET_PATH=="string"?globalThis.EXCALIDRAW_ASSET_PATH:globalThis.location.href)';
+
+/** The installed package's dist/prod folder. */
+export function excalidrawDist(root) {
+  const require = createRequire(join(root, 'package.json'));
+  // The package maps "." by condition; the production file is <pkg>/dist/prod/index.js.
+  return dirname(require.resolve('@excalidraw/excalidraw', { paths: [root] }));
+}
+
+/** An esbuild plugin that rewrites the CDN fallback and checks it happened exactly once. */
+export function localFontFallback() {
+  let replaced = 0;
+  return {
+    name: 'excalidraw-local-font-fallback',
+    setup(build) {
+      build.onStart(() => {
+        replaced = 0;
+      });
+      build.onLoad({ filter: /[\\/]@excalidraw[\\/]excalidraw[\\/]dist[\\/]prod[\\/].*\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('https://esm.sh/')) return undefined;
+        const contents = source.replace(CDN_FALLBACK, () => {
+          replaced++;
+          return LOCAL_FALLBACK;
+        });
+        return { contents, loader: 'js' };
+      });
+      build.onEnd((result) => {
+        if (result.errors.length === 0 && replaced !== 1) {
+          throw new Error(`excalidraw build: expected Excalidraw's esm.sh font fallback exactly once, found ${replaced}`);
+        }
+      });
+    },
+  };
+}
+
+/**
+ * @param {{ esbuild: typeof import('esbuild'), browserOptions: import('esbuild').BuildOptions,
+ *   outdir: string, root: string, production: boolean }} options
+ */
+export async function build({ esbuild, browserOptions, outdir, root }) {
+  const here = join(root, 'demo/excalidraw');
+  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
+  await rm(join(outdir, 'assets'), { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  await esbuild.build({
+    ...browserOptions,
+    entryPoints: { main: join(here, 'main.tsx') },
+    outdir,
+    // Excalidraw's locales and its font-subset worker are dynamic imports: separate files.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    jsx: 'automatic',
+    // Excalidraw's package maps "." to dist/dev or dist/prod by condition; React too, via NODE_ENV.
+    conditions: ['production'],
+    define: { ...browserOptions.define, 'process.env.NODE_ENV': '"production"' },
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.css': 'css' },
+    plugins: [localFontFallback()],
+  });
+  const fonts = join(excalidrawDist(root), 'fonts');
+  await rm(join(outdir, 'fonts'), { recursive: true, force: true });
+  await cp(fonts, join(outdir, 'fonts'), {
+    recursive: true,
+    filter: (path) => !LEFT_OUT_FONTS.some((name) => path === join(fonts, name) || path.startsWith(join(fonts, name) + '/')),
+  });
+  await cp(join(here, 'index.html'), join(outdir, 'index.html'));
+}

@@ -1,0 +1,344 @@
+// The Go page end to end: the demo server, Debian's Chromium, the real Yaegi engine. Every go
+// operation is called through navigator.modelContextTesting.executeTool after a real click on the
+// switch; confirmations are answered by real clicks. Build first: `node esbuild.config.mjs go`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDemo, launchBrowser, clickSwitch, waitFor } from './harness.mjs';
+
+const GO_TOOLS = ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'];
+const embedId = `e2e-${Date.now().toString(36)}`;
+
+let demo, browser, page;
+const requests = [];
+
+/** Calls an operation like an agent and returns the envelope plus `isError`. */
+const call = async (target, name, args = {}) => {
+  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
+  const result = JSON.parse(text);
+  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+};
+
+/** Starts a call without waiting for it (for confirmations and overlapping runs). */
+const startCall = (target, name, args = {}) => {
+  const started = Date.now();
+  const result = call(target, name, args);
+  return { result, started };
+};
+
+const listedGoTools = (target) =>
+  target.evaluate(async () => ('modelContextTesting' in navigator ? (await navigator.modelContextTesting.listTools()).map((t) => t.name) : []));
+
+const waitForTools = (target) =>
+  waitFor(async () => (await listedGoTools(target)).filter((n) => n.startsWith('go_')).length === GO_TOOLS.length, 15_000, 'the six go tools');
+
+const mainGo = (body, imports = ['fmt']) => `package main\n\nimport (\n${imports.map((i) => `\t"${i}"\n`).join('')})\n\n${body}\n`;
+
+const writeMain = async (body, imports) => {
+  const written = await call(page, 'go_write_file', { path: 'main.go', contents: mainGo(body, imports) });
+  assert.equal(written.ok, true, JSON.stringify(written));
+};
+
+const paneText = () => page.locator('#output').textContent();
+
+before(async () => {
+  demo = await startDemo();
+  browser = await launchBrowser();
+  browser.context.on('request', (request) => requests.push(request.url()));
+  page = await browser.context.newPage();
+  await page.goto(`${demo.origin}/go/?id=${embedId}`);
+  await page.locator('#file-tree [role="treeitem"]').first().waitFor();
+  await clickSwitch(page, 'go');
+  await waitForTools(page);
+});
+
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+test('[DOC-3] the title carries the embed id from ?id=', async () => {
+  assert.equal(await page.title(), `${embedId} — go — ai-ops`);
+  assert.equal((await listedGoTools(page)).filter((n) => n.startsWith('go_')).sort().join(), GO_TOOLS.join());
+});
+
+test('[GO-1] until the saved files are loaded, every go operation answers not_ready', async () => {
+  const gated = await browser.context.newPage();
+  // Hold IndexedDB's open until the test lets it finish: the page is then still loading its files.
+  await gated.addInitScript(() => {
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    window.__releaseIndexedDb = release;
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (...args) {
+      const request = open.apply(this, args);
+      let handler = null;
+      Object.defineProperty(request, 'onsuccess', {
+        configurable: true,
+        get: () => handler,
+        set(fn) {
+          handler = fn;
+          request.addEventListener('success', (event) => gate.then(() => fn.call(request, event)));
+        },
+      });
+      return request;
+    };
+  });
+  try {
+    await gated.goto(`${demo.origin}/go/?id=${embedId}-gated`);
+    // The switch is stored on (the first page turned it on), so the tools register at page load.
+    await waitForTools(gated);
+    const inputs = {
+      go_list_files: {},
+      go_read_file: { path: 'main.go' },
+      go_write_file: { path: 'x.go', contents: 'package main\n' },
+      go_delete_file: { path: 'main.go' },
+      go_run: { timeoutMs: 5000 },
+      go_test: {},
+    };
+    for (const [name, args] of Object.entries(inputs)) {
+      const result = await call(gated, name, args);
+      assert.equal(result.ok, false, name);
+      assert.equal(result.error.code, 'not_ready', `${name}: ${JSON.stringify(result)}`);
+      assert.equal(result.isError, true);
+    }
+    assert.equal(await gated.locator('#run-button').isDisabled(), true, 'Run waits for the files too');
+    await gated.evaluate(() => window.__releaseIndexedDb());
+    const listed = await waitFor(async () => {
+      const r = await call(gated, 'go_list_files');
+      return r.ok && r;
+    }, 10_000, 'the files to load');
+    assert.ok(listed.entries.some((e) => e.path === 'main.go'));
+  } finally {
+    await gated.close();
+  }
+});
+
+test('[FILE-3] [GO-2] go_list_files lists every level; a directory made in the page, empty, is kept and listed', async () => {
+  const before = await call(page, 'go_list_files');
+  assert.deepEqual(before, {
+    isError: false,
+    ok: true,
+    truncated: false,
+    entries: [
+      { path: 'go.mod', kind: 'file' },
+      { path: 'greet', kind: 'directory' },
+      { path: 'greet/greet.go', kind: 'file' },
+      { path: 'greet/greet_test.go', kind: 'file' },
+      { path: 'main.go', kind: 'file' },
+    ],
+  });
+  // A person makes an empty folder with the page's own controls.
+  await page.getByRole('button', { name: '新しいフォルダ' }).click();
+  await page.getByLabel('新しいフォルダのパス').fill('assets/empty');
+  await page.getByRole('button', { name: '作る' }).click();
+  await page.getByRole('treeitem', { name: /empty/ }).waitFor();
+  const after = await call(page, 'go_list_files');
+  assert.ok(after.entries.some((e) => e.path === 'assets' && e.kind === 'directory'));
+  assert.ok(after.entries.some((e) => e.path === 'assets/empty' && e.kind === 'directory'));
+  const under = await call(page, 'go_list_files', { path: 'greet' });
+  assert.deepEqual(under.entries.map((e) => e.path), ['greet/greet.go', 'greet/greet_test.go']);
+  assert.equal((await call(page, 'go_list_files', { path: 'nope' })).error.code, 'not_found');
+  assert.equal((await call(page, 'go_list_files', { path: '../x' })).error.code, 'invalid_input');
+});
+
+test('[FILE-4] go_read_file: contents; missing → not_found; a directory or a path outside → invalid_input', async () => {
+  const read = await call(page, 'go_read_file', { path: 'go.mod' });
+  assert.deepEqual(read, { isError: false, ok: true, path: 'go.mod', contents: 'module example.com/hello\n\ngo 1.19\n' });
+  assert.equal((await call(page, 'go_read_file', { path: 'missing.go' })).error.code, 'not_found');
+  assert.equal((await call(page, 'go_read_file', { path: 'greet' })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_read_file', { path: '/etc/passwd' })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_read_file', { path: 'greet/../../x' })).error.code, 'invalid_input');
+});
+
+test('[GO-2] [FILE-5] go_write_file updates the open editor and IndexedDB as typing would, creating parents', async () => {
+  await page.getByRole('treeitem', { name: 'main.go' }).click();
+  assert.equal(await page.getByLabel('main.go').inputValue(), await call(page, 'go_read_file', { path: 'main.go' }).then((r) => r.contents));
+  const contents = mainGo('func main() { fmt.Println("written by an agent") }');
+  const written = await call(page, 'go_write_file', { path: 'main.go', contents });
+  assert.deepEqual(written, { isError: false, ok: true, path: 'main.go' });
+  assert.equal(await page.locator('#editor').inputValue(), contents);
+  const nested = await call(page, 'go_write_file', { path: 'internal/util/util.go', contents: 'package util\n' });
+  assert.equal(nested.path, 'internal/util/util.go');
+  await page.getByRole('treeitem', { name: 'util.go' }).waitFor();
+  const stored = await page.evaluate(
+    (id) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('ai-ops-go', 1);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('projects').objectStore('projects').get(id);
+          get.onsuccess = () => resolve(get.result);
+        };
+      }),
+    embedId,
+  );
+  const byPath = new Map(stored.entries.map((e) => [e.path, e]));
+  assert.equal(byPath.get('main.go').contents, contents);
+  assert.equal(byPath.get('internal/util/util.go').contents, 'package util\n');
+  assert.equal(byPath.get('internal/util').kind, 'directory');
+  assert.equal(byPath.get('assets/empty').kind, 'directory');
+  // A file where a directory is, or a file as a parent: invalid_input.
+  assert.equal((await call(page, 'go_write_file', { path: 'greet', contents: 'x' })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_write_file', { path: 'go.mod/x.go', contents: 'x' })).error.code, 'invalid_input');
+  // A user's typing reaches the agent the same way.
+  await page.locator('#editor').fill(mainGo('func main() { fmt.Println("typed") }'));
+  assert.match((await call(page, 'go_read_file', { path: 'main.go' })).contents, /typed/);
+});
+
+test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削除する / 削除する; a real click deletes; the emptied directory stays', async () => {
+  const pending = startCall(page, 'go_delete_file', { path: 'internal/util/util.go' });
+  const confirm = page.locator('ai-ops-confirm');
+  await confirm.getByRole('heading', { name: 'ファイル「internal/util/util.go」を削除する' }).waitFor();
+  await confirm.getByRole('button', { name: '削除する' }).click();
+  assert.deepEqual(await pending.result, { isError: false, ok: true, path: 'internal/util/util.go' });
+  const listed = await call(page, 'go_list_files', { path: 'internal' });
+  assert.deepEqual(listed.entries, [{ path: 'internal/util', kind: 'directory' }]);
+  await waitFor(async () => (await page.getByRole('treeitem', { name: 'util.go' }).count()) === 0, 5000, 'the tree to drop util.go');
+  // A directory and a missing file are refused before any dialog.
+  assert.equal((await call(page, 'go_delete_file', { path: 'internal/util' })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_delete_file', { path: 'nothing.go' })).error.code, 'not_found');
+  assert.equal(await confirm.getByRole('button', { name: '削除する' }).count(), 0);
+});
+
+test('[GO-3] [GO-4] [GO-5] go_run runs main: exit 0 with its output, shown in the output pane as for the Run button', async () => {
+  await writeMain('func main() { fmt.Println("hello from the agent") }');
+  const result = await call(page, 'go_run', {});
+  assert.deepEqual(result, { isError: false, ok: true, exitCode: 0, output: 'hello from the agent\n', truncated: false });
+  assert.equal(await paneText(), 'hello from the agent\n');
+  assert.equal(await page.locator('#run-status').textContent(), '終了コード 0');
+  // The Run button runs the same function on the same files.
+  await page.getByRole('button', { name: '実行', exact: true }).click();
+  await waitFor(async () => (await page.locator('#run-status').textContent()) === '終了コード 0' && (await page.locator('#run-button').isEnabled()), 30_000, 'the button run');
+  assert.equal(await paneText(), 'hello from the agent\n');
+});
+
+test('[GO-5] a compile error answers ok with exitCode 1 and the error in output', async () => {
+  await writeMain('func main() {\n\tundefinedThing()\n}');
+  const result = await call(page, 'go_run');
+  assert.equal(result.ok, true);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.output, /undefined: undefinedThing/);
+  assert.equal(await paneText(), result.output);
+});
+
+test('[GO-5] os.Exit(3) answers exitCode 3', async () => {
+  await writeMain('func main() {\n\tfmt.Println("bye")\n\tos.Exit(3)\n}', ['fmt', 'os']);
+  assert.deepEqual(await call(page, 'go_run'), { isError: false, ok: true, exitCode: 3, output: 'bye\n', truncated: false });
+});
+
+test('[GO-5] a panic answers exitCode 2 with the panic in output', async () => {
+  await writeMain('func main() {\n\tpanic("boom")\n}');
+  const result = await call(page, 'go_run');
+  assert.equal(result.ok, true);
+  assert.equal(result.exitCode, 2);
+  assert.match(result.output, /panic: boom/);
+});
+
+test('[GO-3] [GO-5] go_test returns the raw output of every package; a failing test answers exitCode 1', async () => {
+  await writeMain('func main() {}', []);
+  const passing = await call(page, 'go_test');
+  assert.equal(passing.exitCode, 0);
+  assert.match(passing.output, /=== RUN {3}TestHello\n--- PASS: TestHello/);
+  const failing = await call(page, 'go_write_file', {
+    path: 'greet/fail_test.go',
+    contents: 'package greet\n\nimport "testing"\n\nfunc TestBroken(t *testing.T) {\n\tt.Errorf("got %q", Hello("x"))\n}\n',
+  });
+  assert.equal(failing.ok, true);
+  const result = await call(page, 'go_test', { timeoutMs: 60_000 });
+  assert.equal(result.ok, true);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.output, /--- PASS: TestHello/);
+  assert.match(result.output, /=== RUN {3}TestBroken\n.*got "hello, x"\n--- FAIL: TestBroken/s);
+  assert.match(result.output, /FAIL\texample\.com\/hello\/greet/);
+  assert.equal(await paneText(), result.output);
+  const removed = startCall(page, 'go_delete_file', { path: 'greet/fail_test.go' });
+  await page.locator('ai-ops-confirm').getByRole('button', { name: '削除する' }).click();
+  assert.equal((await removed.result).ok, true);
+});
+
+test('[GO-8] a program importing syscall/js fails to compile, the error in output', async () => {
+  await writeMain('func main() { js.Global() }', ['syscall/js']);
+  const result = await call(page, 'go_run');
+  assert.equal(result.ok, true);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.output, /import "syscall\/js" error: unable to find source related to: "syscall\/js"/);
+});
+
+test('[GO-6] a `for {}` with timeoutMs 1000 answers timeout with the output so far within timeoutMs + 2 s; the next run works', async () => {
+  await writeMain('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}');
+  const started = Date.now();
+  const result = await call(page, 'go_run', { timeoutMs: 1000 });
+  const took = Date.now() - started;
+  assert.equal(result.ok, false);
+  assert.equal(result.error.code, 'timeout');
+  assert.equal(result.output, 'spinning\n');
+  assert.equal(result.truncated, false);
+  assert.ok(took < 3000, `answered after ${took} ms`);
+  assert.match(await page.locator('#run-status').textContent(), /時間の上限/);
+  await writeMain('func main() { fmt.Println("after the timeout") }');
+  assert.deepEqual(await call(page, 'go_run'), { isError: false, ok: true, exitCode: 0, output: 'after the timeout\n', truncated: false });
+});
+
+test('[GO-7] during an agent run the buttons show running and a second go_run / go_test answers not_ready', async () => {
+  await writeMain('func main() {\n\tfmt.Println("busy")\n\tfor {\n\t}\n}');
+  const first = startCall(page, 'go_run', { timeoutMs: 4000 });
+  await page.locator('#run-button[aria-busy="true"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('#run-button').isDisabled(), true);
+  assert.equal(await page.locator('#test-button').isDisabled(), true);
+  assert.match(await page.locator('#run-status').textContent(), /中…/);
+  for (const name of ['go_run', 'go_test']) {
+    const second = await call(page, name, {});
+    assert.equal(second.error.code, 'not_ready', name);
+  }
+  await waitFor(async () => (await paneText()) === 'busy\n', 10_000, 'the output of the running program in the pane');
+  const result = await first.result;
+  assert.equal(result.error.code, 'timeout');
+  assert.equal(await page.locator('#run-button').getAttribute('aria-busy'), null);
+  assert.equal(await page.locator('#run-button').isEnabled(), true);
+});
+
+test('[GO-7] while a user\'s button run is running, go_run answers not_ready; 停止 stops it', async () => {
+  await page.getByRole('button', { name: '実行', exact: true }).click();
+  await page.locator('#run-button[aria-busy="true"]').waitFor();
+  assert.equal((await call(page, 'go_run')).error.code, 'not_ready');
+  await page.getByRole('button', { name: '停止' }).click();
+  await page.locator('#run-status', { hasText: '止めました' }).waitFor();
+  assert.equal(await page.locator('#run-button').isEnabled(), true);
+});
+
+test('[GO-3] [GO-4] a run executes the files as they were at its start; go_write_file during the run goes ahead', async () => {
+  await writeMain('func main() {\n\ttime.Sleep(800 * time.Millisecond)\n\tfmt.Println("original")\n}', ['fmt', 'time']);
+  const running = startCall(page, 'go_run', {});
+  await page.locator('#run-button[aria-busy="true"]').waitFor();
+  const edited = await call(page, 'go_write_file', { path: 'main.go', contents: mainGo('func main() { fmt.Println("edited") }') });
+  assert.equal(edited.ok, true);
+  const result = await running.result;
+  assert.equal(result.output, 'original\n');
+  assert.match(await page.locator('#editor').inputValue(), /edited/);
+});
+
+test('[GO-6] output over 100,000 characters is cut to its last 100,000 with truncated', async () => {
+  await writeMain('func main() {\n\tfor i := 0; i < 15000; i++ {\n\t\tfmt.Printf("line %05d\\n", i)\n\t}\n}');
+  const result = await call(page, 'go_run', { timeoutMs: 60_000 });
+  assert.equal(result.exitCode, 0);
+  assert.equal(result.truncated, true);
+  assert.equal(result.output.length, 100_000);
+  assert.ok(result.output.endsWith('line 14999\n'));
+});
+
+test('[GO-2] after a reload, the project (agent changes and the empty directory) is loaded from IndexedDB', async () => {
+  await writeMain('func main() { fmt.Println("kept") }');
+  await page.reload();
+  await page.locator('#file-tree [role="treeitem"]').first().waitFor();
+  await waitForTools(page);
+  assert.match((await call(page, 'go_read_file', { path: 'main.go' })).contents, /kept/);
+  const listed = await call(page, 'go_list_files');
+  assert.ok(listed.entries.some((e) => e.path === 'assets/empty' && e.kind === 'directory'));
+  assert.match(await page.locator('#editor').inputValue(), /kept/);
+});
+
+test('every request of the page went to the demo server on 127.0.0.1', () => {
+  assert.ok(requests.length > 0);
+  const elsewhere = requests.filter((url) => !url.startsWith(`${demo.origin}/`));
+  assert.deepEqual(elsewhere, []);
+});
