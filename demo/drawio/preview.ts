@@ -50,7 +50,8 @@ export function createDiagramPreview(container: HTMLElement, imageBase: string):
   for (const [name, style] of Object.entries(NAMED_STYLES)) stylesheet.putCellStyle(name, style);
   // A label is HTML only when its style says html=1, as in draw.io; those values were reduced to
   // formatting by previewModel, so no markup in them can load or run anything.
-  graph.isHtmlLabel = (cell: Cell) => Number(graph.getCurrentCellStyle(cell).html ?? 0) === 1;
+  // (`html` is not in maxGraph's CellStateStyle type, but the mxGraph style codec keeps every key.)
+  graph.isHtmlLabel = (cell: Cell) => Number((graph.getCurrentCellStyle(cell) as { html?: unknown }).html ?? 0) === 1;
 
   const fit = graph.getPlugin<FitPlugin>('fit');
   if (fit) fit.maxFitScale = 1;

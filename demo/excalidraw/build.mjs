@@ -8,8 +8,8 @@
 //                       Xiaolai (13 MB, CJK hand-drawn) is left out: CJK text falls back to a system font
 // Nothing is fetched from another host: Excalidraw's last-resort font URL (esm.sh) is rewritten to the
 // page's own asset path, and the build fails if that pattern is not found exactly once.
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 
 /** Font folders of Excalidraw not copied. */
@@ -62,10 +62,8 @@ export function localFontFallback() {
  */
 export async function build({ esbuild, browserOptions, outdir, root }) {
   const here = join(root, 'demo/excalidraw');
-  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
-  await rm(join(outdir, 'assets'), { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
-  await esbuild.build({
+  const result = await esbuild.build({
     ...browserOptions,
     entryPoints: { main: join(here, 'main.tsx') },
     outdir,
@@ -79,9 +77,19 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
     define: { ...browserOptions.define, 'process.env.NODE_ENV': '"production"' },
     loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.css': 'css' },
     plugins: [localFontFallback()],
+    metafile: true,
+    absWorkingDir: root, // metafile paths are relative to this
   });
+  // Chunk names carry content hashes: drop the previous builds' files, after the new ones exist
+  // (a page loading meanwhile never misses a file).
+  const written = new Set(Object.keys(result.metafile.outputs).map((file) => resolve(root, file)));
+  for (const folder of ['chunks', 'assets']) {
+    const dir = join(outdir, folder);
+    for (const name of await readdir(dir).catch(() => [])) {
+      if (!written.has(resolve(dir, name))) await rm(join(dir, name), { force: true });
+    }
+  }
   const fonts = join(excalidrawDist(root), 'fonts');
-  await rm(join(outdir, 'fonts'), { recursive: true, force: true });
   await cp(fonts, join(outdir, 'fonts'), {
     recursive: true,
     filter: (path) => !LEFT_OUT_FONTS.some((name) => path === join(fonts, name) || path.startsWith(join(fonts, name) + '/')),

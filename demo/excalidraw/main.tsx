@@ -4,12 +4,12 @@
  * in ./state.ts, which also hands the operations to the runtime (SHAPE-5); this file only renders.
  * @module
  */
-import './asset-path.js';
 import '@excalidraw/excalidraw/index.css';
 import { Excalidraw } from '@excalidraw/excalidraw';
 import type { ExcalidrawInitialDataState } from '@excalidraw/excalidraw/types';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
+import { defineAiOpsElements } from '../../elements/define.js';
 import { AiOpsConfirm, AiOpsLog, AiOpsSwitch } from '../../elements/react.js';
 import { pageState, requestedDrawingId, setExcalidrawApi } from './state.js';
 
@@ -60,4 +60,7 @@ function Page() {
   );
 }
 
+// Explicit, not only through react.ts's bare import of define.js: bundlers may drop bare imports
+// (the package's sideEffects list); defining twice is a no-op.
+defineAiOpsElements();
 createRoot(document.getElementById('root')!).render(<Page />);

@@ -5,7 +5,6 @@
  * initialisation, so the operations exist before (and whether or not) React renders.
  * @module
  */
-import './asset-path.js';
 import { CaptureUpdateAction, convertToExcalidrawElements, hashElementsVersion, newElementWith } from '@excalidraw/excalidraw';
 import type { ExcalidrawElementSkeleton } from '@excalidraw/excalidraw/data/transform';
 import type {
@@ -17,6 +16,7 @@ import { createStore, type ReadableStore } from '../../src/store.js';
 import type { OpenDocument } from '../../tools/shared.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter } from '../../tools/excalidraw/adapter.js';
 import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';
+import { setLocalExcalidrawAssetPath } from './asset-path.js';
 import { loadDrawing, saveDrawing, type DrawingRecord } from './drawings.js';
 import { BINDING_GAP, absolutePoints, centre, centredAt, midpoint, routeArrow, toLinear, type Box, type Point } from './geometry.js';
 
@@ -363,6 +363,7 @@ export function setExcalidrawApi(next: ExcalidrawImperativeAPI | null): void {
   });
 }
 
+setLocalExcalidrawAssetPath();
 provideOperations('excalidraw', createExcalidrawOperations(excalidrawAdapter));
 void openDrawing();
 addEventListener('pagehide', () => void flushSave());

@@ -4,9 +4,13 @@
  * live in state.ts; this module only shows them and turns a person's input into state changes.
  * @module
  */
-import '../../elements/define.js';
+// Called, not only imported: package.json's "sideEffects" lists the built files only, so a bare
+// import of the source module would be dropped by esbuild (defining twice is a no-op).
+import { defineAiOpsElements } from '../../elements/define.js';
 import { slides, WELCOME_ID, type SlidesChange } from './state.js';
 import { renderDeck, sanitizeFragment } from './marp.js';
+
+defineAiOpsElements();
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const editor = $<HTMLTextAreaElement>('markdown');

@@ -288,6 +288,20 @@ test('[SQL-3] a call while the user\'s Run is running answers not_ready', async 
   tableAfterUserRun = await tableHtml(page);
 });
 
+test('[SQL-6] a user stops a long run with 「止めて DB を初期化」: no AI notice, the table says it stopped', async () => {
+  const sql = await editor(page).inputValue();
+  await editor(page).fill('select pg_sleep(60)');
+  await runButton(page).click();
+  const stop = page.getByRole('button', { name: '止めて DB を初期化' });
+  await stop.waitFor({ timeout: 5000 });
+  await stop.click();
+  await waitFor(async () => /実行を止めました/.test(await page.locator('#results').textContent()), 5000, 'the stopped run');
+  assert.equal(await page.locator('#notice').isHidden(), true);
+  await waitFor(async () => (await call(page, 'sql_run_query', { sql: 'select 1' })).ok === true, 15_000, 'the fresh engine');
+  await editor(page).fill(sql);
+  tableAfterUserRun = await tableHtml(page);
+});
+
 test('[SQL-6] pg_sleep(5) with timeoutMs 1000 answers timeout, the page says an AI operation reset the DB, and the next query works', async () => {
   const made = await call(page, 'sql_run_query', { sql: 'create table t_before_timeout(a int)' });
   assert.equal(made.ok, true);
