@@ -2,6 +2,8 @@
 // coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
 // total alone on the last line as `N passed, M failed`.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 
 const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
@@ -13,7 +15,7 @@ const stages = [
 const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 let passed = 0;
 let failed = 0;
-let broken = [];
+const broken = [];
 
 for (const stage of stages) {
   process.stdout.write(`\n== ${stage.name}: ${stage.cmd.join(' ')}\n`);
@@ -31,6 +33,25 @@ for (const stage of stages) {
   }
   if (code !== 0) broken.push(`${stage.name} (exit ${code})`);
   if (code !== 0 && !stage.count) break; // nothing to test without a build
+}
+
+// Line coverage per folder from the browser run (the budget: src/ and elements/ each ≥ 90 %).
+try {
+  const lcov = readFileSync('coverage/lcov.info', 'utf8');
+  const byFolder = {};
+  let folder = '';
+  for (const line of lcov.split('\n')) {
+    if (line.startsWith('SF:')) folder = relative(process.cwd(), line.slice(3)).split(sep)[0];
+    const [key, value] = line.split(':');
+    if (key === 'LF' || key === 'LH') (byFolder[folder] ??= { LF: 0, LH: 0 })[key] += Number(value);
+  }
+  for (const [name, { LF, LH }] of Object.entries(byFolder)) {
+    const percent = (100 * LH) / LF;
+    process.stdout.write(`line coverage ${name}/: ${percent.toFixed(1)} % (${LH}/${LF})\n`);
+    if (percent < 90) broken.push(`coverage of ${name}/ under 90 %`);
+  }
+} catch {
+  broken.push('no coverage report');
 }
 
 if (broken.length) process.stdout.write(`\nfailed stages: ${broken.join(', ')}\n`);

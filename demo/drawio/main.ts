@@ -72,7 +72,7 @@ function onChange(change: DrawioChange): void {
   if (change.kind === 'document') showDocument();
   // A person's edit is already in the editor; anything else (agent, undo, load) replaces the
   // editor's text, an unapplied broken edit included.
-  if (change.source !== 'user' && editor.value !== diagram.xml) {
+  if (change.source !== 'typing' && editor.value !== diagram.xml) {
     const { selectionStart, selectionEnd } = editor;
     clearTimeout(applyTimer);
     editor.value = diagram.xml;
@@ -96,7 +96,7 @@ function applyEditor(): void {
     return;
   }
   showEditorError(null);
-  void drawio.setXml(text, 'user');
+  void drawio.setXml(text, 'typing');
 }
 
 editor.addEventListener('input', () => {

@@ -139,7 +139,7 @@ export const drawio = {
     history.record(diagram.xml, source);
     diagram.xml = xml;
     emit({ source, kind: 'xml' });
-    if (source === 'user') saveSoon();
+    if (source === 'typing') saveSoon();
     else await saveNow();
   },
 

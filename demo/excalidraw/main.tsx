@@ -38,7 +38,7 @@ function Page() {
       <header className="page-header">
         <a className="home" href="/">ai-ops</a>
         <h1>Excalidraw</h1>
-        <span className="doc-name" aria-label="開いている図">{name}</span>
+        <span className="doc-name">{name}</span>
         <AiOpsSwitch tool="excalidraw" />
       </header>
       <main className="page-main excalidraw-main" aria-busy={status === 'loading'}>

@@ -5,8 +5,11 @@
  * @module
  */
 
-/** Where a change came from. */
-export type ChangeSource = 'user' | 'agent' | 'undo' | 'load';
+/**
+ * Where a change came from: `typing` in the page's editor, another `user` action in the page
+ * (a select, a rename), an `agent`'s operation, the page's `undo`, or a document `load`.
+ */
+export type ChangeSource = 'typing' | 'user' | 'agent' | 'undo' | 'load';
 
 /** A bounded stack of previous texts. */
 export interface UndoHistory {
@@ -29,7 +32,7 @@ export function createUndoHistory({ limit = 100, burstMs = 1000, now = () => Dat
   return {
     record(previous, source) {
       const time = now();
-      const sameBurst = source === 'user' && lastSource === 'user' && time - lastTime < burstMs;
+      const sameBurst = source === 'typing' && lastSource === 'typing' && time - lastTime < burstMs;
       lastSource = source;
       lastTime = time;
       if (source === 'undo' || source === 'load' || sameBurst) return;

@@ -85,7 +85,7 @@ function onChange(change: SlidesChange): void {
   }
   // A person's own keystrokes are already in the editor; anything else (agent, undo, theme, load)
   // replaces its text. Selection is kept where it still fits.
-  if (change.source !== 'user' && editor.value !== deck.markdown) {
+  if (change.source !== 'typing' && editor.value !== deck.markdown) {
     const { selectionStart, selectionEnd } = editor;
     editor.value = deck.markdown;
     editor.setSelectionRange(Math.min(selectionStart, deck.markdown.length), Math.min(selectionEnd, deck.markdown.length));
@@ -96,7 +96,7 @@ function onChange(change: SlidesChange): void {
 
 slides.subscribe(onChange);
 
-editor.addEventListener('input', () => void slides.setMarkdown(editor.value, 'user'));
+editor.addEventListener('input', () => void slides.setMarkdown(editor.value, 'typing'));
 themeSelect.addEventListener('change', () => void slides.setTheme(themeSelect.value, 'user'));
 undoButton.addEventListener('click', () => void slides.undo());
 nameInput.addEventListener('change', () => void slides.rename(nameInput.value).then(() => refreshDeckList()));

@@ -139,7 +139,7 @@ export const slides = {
     history.record(deck.markdown, source);
     deck.markdown = markdown;
     emit({ source, kind: 'markdown' });
-    if (source === 'user') saveSoon();
+    if (source === 'typing') saveSoon();
     else await saveNow();
   },
 

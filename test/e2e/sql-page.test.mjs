@@ -34,6 +34,7 @@ const toolNames = (target) => target.evaluate(() => navigator.modelContextTestin
 
 async function openPage(id, { beforeLoad } = {}) {
   const p = await browser.context.newPage();
+  p.on('websocket', (socket) => requests.push(socket.url()));
   if (beforeLoad) await beforeLoad(p);
   await p.goto(`${demo.origin}/sql/?id=${encodeURIComponent(id)}`);
   await p.locator('ai-ops-switch[tool="sql"] input[role="switch"]').waitFor();
@@ -362,8 +363,12 @@ test('[SQL-3] an engine that cannot be loaded answers failed', async () => {
   await broken.close();
 });
 
-test('[SHAPE-7] every request the pages made went to 127.0.0.1, the page\'s own origin', async () => {
-  assert.ok(requests.length > 10);
-  const elsewhere = requests.filter((url) => !url.startsWith(`${demo.origin}/`) && !url.startsWith('ws://127.0.0.1:'));
-  assert.deepEqual(elsewhere, []);
+test('[SHAPE-7] every HTTP request the pages made went to 127.0.0.1, the page\'s own origin; WebSockets only to loopback', async () => {
+  const http = requests.filter((url) => !url.startsWith('ws:'));
+  const sockets = requests.filter((url) => url.startsWith('ws:'));
+  assert.ok(http.length > 10);
+  assert.deepEqual(http.filter((url) => !url.startsWith(`${demo.origin}/`)), []);
+  // The relay widget (@mcp-b/webmcp-local-relay 2.2.0, served from our origin) looks for the relay
+  // on 127.0.0.1:9333–9348 and also tries ws://[::1]:9333: loopback both, nothing leaves the machine.
+  assert.deepEqual(sockets.filter((url) => !/^ws:\/\/(127\.0\.0\.1|\[::1\]):\d+\//.test(url)), []);
 });

@@ -1,0 +1,249 @@
+// The /drawio/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the
+// real maxGraph (@maxgraph/core) preview bundled by demo/drawio/build.mjs, and the operations called
+// the way an agent's calls arrive (navigator.modelContextTesting.executeTool, the path the relay
+// widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDemo, launchBrowser, waitFor, clickSwitch } from './harness.mjs';
+
+let demo, browser, page;
+/** Every request any page of the browser made. */
+const requests = [];
+
+/** One operation call as an agent makes it; the envelope's fields plus `isError`. */
+const call = async (target, name, args) => {
+  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
+  const result = JSON.parse(text);
+  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+};
+
+/** Starts a call without waiting for it (for confirmations). */
+const start = (target, name, args) => call(target, name, args);
+
+const editor = (target) => target.getByLabel('draw.io の XML', { exact: true });
+const confirmDialog = (target) => target.locator('ai-ops-confirm');
+/**
+ * What maxGraph drew: the children of its draw pane (the second layer of its SVG), one group per
+ * shape and one per label.
+ */
+const drawn = (target) => target.locator('#preview svg > g > g:nth-child(2) > g');
+const drawnCount = (target) => drawn(target).count();
+const previewText = (target) => target.locator('#preview').textContent();
+
+/** Waits until all three operations are registered (they are registered one after another). */
+async function operationsListed(target) {
+  await waitFor(() => target.evaluate(() => navigator.modelContextTesting?.listTools().filter((t) => t.name.startsWith('drawio_')).length === 3), 15_000, 'the drawio operations to be listed');
+}
+
+async function openPage(query = '') {
+  const p = await browser.context.newPage();
+  await p.goto(`${demo.origin}/drawio/${query}`);
+  await p.locator('ai-ops-switch[tool="drawio"] input[role="switch"]').waitFor();
+  await waitFor(async () => !(await editor(p).isDisabled()) && (await editor(p).inputValue()).length > 0, 10_000, 'the diagram to load');
+  await waitFor(async () => (await p.locator('#preview').getAttribute('data-cell-count')) !== null, 10_000, 'the preview to draw');
+  return p;
+}
+
+/** A vertex as an agent would pass it in `cells`. */
+const vertex = (id, value, x = 40, y = 200) =>
+  `<mxCell id="${id}" value="${value}" style="rounded=0;whiteSpace=wrap;" vertex="1" parent="1"><mxGeometry x="${x}" y="${y}" width="120" height="50" as="geometry"/></mxCell>`;
+
+/** A whole diagram with the given cells after the two every page has. */
+const diagramXml = (cells) => `<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>${cells}</root></mxGraphModel>`;
+
+before(async () => {
+  demo = await startDemo();
+  browser = await launchBrowser();
+  browser.context.on('request', (request) => requests.push(request.url()));
+  page = await openPage();
+});
+
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+test('[DOC-3] without ?doc= the page opens `welcome`, the sample diagram: its name is in the title and maxGraph draws its 3 cells', async () => {
+  assert.equal(await page.title(), 'ようこそ — drawio — ai-ops');
+  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
+  assert.match(await editor(page).inputValue(), /^<mxfile>/);
+  assert.equal(await page.locator('#preview').getAttribute('data-cell-count'), '3');
+  // Two boxes with labels and one arrow: 2 shapes + 2 labels + 1 edge.
+  assert.equal(await drawnCount(page), 5);
+  assert.equal(await page.locator('#preview svg ellipse').count(), 1);
+  assert.match(await previewText(page), /アイデア/);
+});
+
+test('[SW-2] switch on by a real click: drawio_read, drawio_add_cells and drawio_write are listed', async () => {
+  assert.equal(await page.evaluate(() => 'modelContextTesting' in navigator), false);
+  await clickSwitch(page, 'drawio');
+  await operationsListed(page);
+  const names = await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name).sort());
+  assert.deepEqual(names, ['drawio_add_cells', 'drawio_read', 'drawio_write']);
+});
+
+test('[DRW-1] [DOC-2] drawio_read returns document and the whole XML, as the editor shows it', async () => {
+  const read = await call(page, 'drawio_read', {});
+  assert.equal(read.isError, false);
+  assert.deepEqual(Object.keys(read).sort(), ['document', 'isError', 'ok', 'xml']);
+  assert.deepEqual(read.document, { id: 'welcome', name: 'ようこそ' });
+  assert.equal(read.xml, await editor(page).inputValue());
+});
+
+test('[DRW-1] drawio_add_cells adds an mxCell: count, the XML, the editor and the maxGraph preview all change', async () => {
+  const before = await drawnCount(page);
+  const result = await call(page, 'drawio_add_cells', { cells: vertex('e2e-box', '足した箱') });
+  assert.deepEqual(result, { isError: false, ok: true, count: 1 });
+  await waitFor(async () => (await drawnCount(page)) === before + 2, 5000, 'a shape and its label more in the preview');
+  assert.match(await previewText(page), /足した箱/);
+  assert.equal(await page.locator('#preview').getAttribute('data-cell-count'), '4');
+  const read = await call(page, 'drawio_read', {});
+  assert.match(read.xml, /<mxCell id="e2e-box" value="足した箱"/);
+  assert.equal(await editor(page).inputValue(), read.xml);
+});
+
+test('[DRW-1] an mxCell id already in the diagram, or cells that are not well-formed XML: invalid_input, nothing changes', async () => {
+  const before = (await call(page, 'drawio_read', {})).xml;
+  const drawnBefore = await drawnCount(page);
+  const clash = await call(page, 'drawio_add_cells', { cells: vertex('idea', '重なる') });
+  assert.equal(clash.isError, true);
+  assert.equal(clash.error.code, 'invalid_input');
+  assert.match(clash.error.message, /idea/);
+  const broken = await call(page, 'drawio_add_cells', { cells: '<mxCell id="x" vertex="1" parent="1"><mxGeometry' });
+  assert.equal(broken.error.code, 'invalid_input');
+  assert.equal((await call(page, 'drawio_read', {})).xml, before);
+  assert.equal(await editor(page).inputValue(), before);
+  assert.equal(await drawnCount(page), drawnBefore);
+});
+
+test('[DRW-1] [DEF-5] drawio_write with XML that is not well-formed answers invalid_input before any dialog', async () => {
+  const opened = [];
+  await page.exposeFunction('__dialogOpened', () => opened.push(Date.now()));
+  await page.evaluate(() => {
+    const dialog = document.querySelector('ai-ops-confirm').shadowRoot.querySelector('dialog');
+    new MutationObserver(() => dialog.open && window.__dialogOpened()).observe(dialog, { attributes: true, attributeFilter: ['open'] });
+  });
+  const result = await call(page, 'drawio_write', { xml: '<mxGraphModel><root><mxCell id="0"></root>' });
+  assert.equal(result.isError, true);
+  assert.equal(result.error.code, 'invalid_input');
+  const notDiagram = await call(page, 'drawio_write', { xml: '<svg/>' });
+  assert.equal(notDiagram.error.code, 'invalid_input');
+  await page.waitForTimeout(100);
+  assert.deepEqual(opened, [], 'no confirmation was shown');
+  assert.equal(await confirmDialog(page).getByRole('button', { name: '置き換える' }).count(), 0);
+});
+
+test('[DRW-1] [CONF-1] [CONF-2] drawio_write asks 「図「ようこそ」の全体を置き換える」 with the XML in the detail; 置き換える replaces the diagram', async () => {
+  const xml = diagramXml(vertex('only', '置き換えた図', 80, 80));
+  const pending = start(page, 'drawio_write', { xml });
+  const dialog = confirmDialog(page);
+  await dialog.getByRole('heading', { name: '図「ようこそ」の全体を置き換える' }).waitFor();
+  const body = await dialog.locator('.body').textContent();
+  assert.match(body, /drawio_write/);
+  assert.match(body, /「元に戻す」で戻せます/, 'the page\'s 元に戻す restores an agent\'s change, so the dialog says so');
+  await dialog.getByText('渡された内容の全文').click();
+  assert.equal(await dialog.locator('details pre').textContent(), xml);
+  assert.match(await previewText(page), /足した箱/, 'nothing changed while the dialog is open');
+  await dialog.getByRole('button', { name: '置き換える' }).click();
+  assert.deepEqual(await pending, { isError: false, ok: true });
+  assert.equal(await editor(page).inputValue(), xml);
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '1', 5000, 'one cell in the preview');
+  assert.equal(await drawnCount(page), 2);
+  assert.match(await previewText(page), /置き換えた図/);
+  assert.doesNotMatch(await previewText(page), /アイデア/);
+  assert.equal((await call(page, 'drawio_read', {})).xml, xml);
+});
+
+test('[CONF-6] やめる answers declined and changes nothing', async () => {
+  const before = await editor(page).inputValue();
+  const pending = start(page, 'drawio_write', { xml: diagramXml('') });
+  const dialog = confirmDialog(page);
+  await dialog.getByRole('heading', { name: '図「ようこそ」の全体を置き換える' }).waitFor();
+  await dialog.getByRole('button', { name: 'やめる' }).click();
+  const result = await pending;
+  assert.equal(result.isError, true);
+  assert.equal(result.error.code, 'declined');
+  assert.equal(await editor(page).inputValue(), before);
+  assert.equal((await call(page, 'drawio_read', {})).xml, before);
+  assert.equal(await drawnCount(page), 2);
+});
+
+test('[CONF-2] the page\'s 「元に戻す」 restores the diagram an agent replaced', async () => {
+  await page.getByRole('button', { name: '元に戻す' }).click();
+  await waitFor(async () => /e2e-box/.test(await editor(page).inputValue()), 5000, 'the diagram before drawio_write');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '4', 5000, 'four cells again');
+  assert.match(await previewText(page), /足した箱/);
+  assert.match((await call(page, 'drawio_read', {})).xml, /e2e-box/);
+});
+
+test('[DRW-1] the diagram was saved in IndexedDB: a reload shows it', async () => {
+  const before = await editor(page).inputValue();
+  await page.reload();
+  await waitFor(async () => !(await editor(page).isDisabled()) && (await editor(page).inputValue()) === before, 10_000, 'the saved diagram');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '4', 5000, 'four cells after the reload');
+  await operationsListed(page);
+});
+
+test('[DRW-1] a person edits the XML: a valid edit redraws the preview; a broken one shows an error and keeps the last diagram', async () => {
+  const box = editor(page);
+  const valid = diagramXml(vertex('typed', '手で書いた箱') + vertex('typed-2', 'もう一つ', 240, 200));
+  await box.fill(valid);
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '2', 5000, 'the typed diagram');
+  assert.match(await previewText(page), /手で書いた箱/);
+  assert.equal(await drawnCount(page), 4);
+  assert.equal((await call(page, 'drawio_read', {})).xml, valid);
+
+  // A person's keystrokes that break the XML: the error is shown, the diagram stays as it was.
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('<oops');
+  const error = page.locator('#xml-error');
+  await waitFor(() => error.isVisible(), 5000, 'the error under the editor');
+  assert.match(await error.textContent(), /XML として読めません/);
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  assert.equal((await call(page, 'drawio_read', {})).xml, valid);
+  assert.match(await previewText(page), /手で書いた箱/);
+
+  // Fixing it applies it.
+  for (let i = 0; i < '<oops'.length; i++) await page.keyboard.press('Backspace');
+  await waitFor(async () => !(await error.isVisible()), 5000, 'the error to go');
+  assert.equal(await box.getAttribute('aria-invalid'), null);
+  assert.equal((await call(page, 'drawio_read', {})).xml, valid);
+});
+
+test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers its own document', async () => {
+  const second = await openPage('?doc=second');
+  try {
+    await operationsListed(second);
+    assert.equal(await second.title(), 'second — drawio — ai-ops');
+    const there = await call(second, 'drawio_read', {});
+    const here = await call(page, 'drawio_read', {});
+    assert.deepEqual(there.document, { id: 'second', name: 'second' });
+    assert.deepEqual(here.document, { id: 'welcome', name: 'ようこそ' });
+    assert.notEqual(there.xml, here.xml);
+    assert.equal(await second.locator('#preview').getAttribute('data-cell-count'), '0', 'a new diagram is blank');
+    assert.deepEqual(await call(second, 'drawio_add_cells', { cells: vertex('only-there', '二つ目のタブ') }), { isError: false, ok: true, count: 1 });
+    assert.doesNotMatch((await call(page, 'drawio_read', {})).xml, /only-there/);
+    assert.equal(await page.title(), 'ようこそ — drawio — ai-ops');
+  } finally {
+    await second.close();
+  }
+});
+
+test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a diagram\'s foreign images and HTML labels fetch nothing', async () => {
+  const hostile = diagramXml(
+    '<mxCell id="img" value="" style="shape=image;image=https://example.com/a.png;" vertex="1" parent="1"><mxGeometry x="20" y="20" width="40" height="40" as="geometry"/></mxCell>' +
+    '<mxCell id="html" value="&lt;b&gt;太字&lt;/b&gt;&lt;img src=&quot;https://example.com/b.png&quot; onerror=&quot;window.__ran=1&quot;&gt;" style="html=1;" vertex="1" parent="1"><mxGeometry x="100" y="20" width="120" height="40" as="geometry"/></mxCell>',
+  );
+  const pending = start(page, 'drawio_write', { xml: hostile });
+  await confirmDialog(page).getByRole('button', { name: '置き換える' }).click();
+  assert.deepEqual(await pending, { isError: false, ok: true });
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '2', 5000, 'the diagram drawn');
+  assert.equal(await page.locator('#preview b').textContent(), '太字', 'HTML labels keep their formatting');
+  assert.equal(await page.locator('#preview img, #preview image').count(), 0);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.__ran), undefined);
+  assert.ok(requests.length > 5);
+  const elsewhere = requests.filter((url) => !url.startsWith(`${demo.origin}/`) && !url.startsWith('ws://127.0.0.1:'));
+  assert.deepEqual(elsewhere, []);
+});

@@ -1,0 +1,256 @@
+// The /slides/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the
+// real Marp (@marp-team/marp-core) bundled by demo/slides/build.mjs, and the operations called the
+// way an agent's calls arrive (navigator.modelContextTesting.executeTool, the path the relay widget
+// uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDemo, launchBrowser, waitFor, clickSwitch } from './harness.mjs';
+
+let demo, browser, page;
+/** Every request any page of the browser made. */
+const requests = [];
+
+/** One operation call as an agent makes it; the envelope's fields plus `isError`. */
+const call = async (target, name, args) => {
+  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
+  const result = JSON.parse(text);
+  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+};
+
+/** Starts a call without waiting for it (for confirmations). */
+const start = (target, name, args) => call(target, name, args);
+
+const editor = (target) => target.getByLabel('Markdown', { exact: true });
+/** The rendered slides: one <svg data-marpit-svg> each, inside the preview's shadow root. */
+const previewSlides = (target) => target.locator('#preview svg[data-marpit-svg]');
+const confirmDialog = (target) => target.locator('ai-ops-confirm');
+const toolNames = (target) => target.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name).sort());
+
+/** Waits until all three operations are registered (they are registered one after another). */
+async function operationsListed(target) {
+  await waitFor(() => target.evaluate(() => navigator.modelContextTesting?.listTools().filter((t) => t.name.startsWith('slides_')).length === 3), 15_000, 'the slides operations to be listed');
+}
+
+async function openPage(query = '', { beforeLoad } = {}) {
+  const p = await browser.context.newPage();
+  if (beforeLoad) await beforeLoad(p);
+  await p.goto(`${demo.origin}/slides/${query}`);
+  await p.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor();
+  return p;
+}
+
+/** Waits until the deck is open: the editor is enabled and holds its Markdown. */
+async function deckLoaded(target) {
+  await waitFor(async () => !(await editor(target).isDisabled()) && (await editor(target).inputValue()).length > 0, 10_000, 'the deck to load');
+}
+
+/**
+ * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
+ * test can call while the page is still loading its deck.
+ */
+function holdIndexedDb() {
+  const held = [];
+  let holding = true;
+  window.__releaseIndexedDb = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) {
+    const request = open.apply(this, args);
+    // Added before the page sets onsuccess, so it runs first and can stop it.
+    request.addEventListener('success', (event) => {
+      if (!holding) return;
+      event.stopImmediatePropagation();
+      held.push(() => request.onsuccess?.call(request, event));
+    });
+    return request;
+  };
+}
+
+before(async () => {
+  demo = await startDemo();
+  browser = await launchBrowser();
+  browser.context.on('request', (request) => requests.push(request.url()));
+  page = await openPage();
+  await deckLoaded(page);
+});
+
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name is in the title and the preview shows it', async () => {
+  assert.equal(await page.title(), 'ようこそ — slides — ai-ops');
+  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
+  assert.match(await editor(page).inputValue(), /^---\ntheme: default/);
+  await waitFor(async () => (await previewSlides(page).count()) === 3, 5000, 'three slides in the preview');
+  assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);
+});
+
+test('[SW-2] switch on by a real click: slides_read, slides_set_theme and slides_write are listed', async () => {
+  assert.equal(await page.evaluate(() => 'modelContextTesting' in navigator), false);
+  await clickSwitch(page, 'slides');
+  await operationsListed(page);
+  assert.deepEqual(await toolNames(page), ['slides_read', 'slides_set_theme', 'slides_write']);
+});
+
+test('[SLI-1] [DOC-2] slides_read returns document, markdown, theme and slideCount as the page shows them', async () => {
+  const read = await call(page, 'slides_read', {});
+  assert.equal(read.isError, false);
+  assert.deepEqual(Object.keys(read).sort(), ['document', 'isError', 'markdown', 'ok', 'slideCount', 'theme']);
+  assert.deepEqual(read.document, { id: 'welcome', name: 'ようこそ' });
+  assert.equal(read.markdown, await editor(page).inputValue());
+  assert.equal(read.theme, 'default');
+  assert.equal(await page.getByLabel('テーマ').inputValue(), 'default');
+  assert.equal(read.slideCount, 3);
+  assert.equal(read.slideCount, await previewSlides(page).count());
+});
+
+test('[IN-7] the slides_set_theme enum is Marp\'s theme list, read at runtime; the theme select offers the same', async () => {
+  const schema = await page.evaluate(() => navigator.modelContextTesting.listTools().find((t) => t.name === 'slides_set_theme').inputSchema);
+  const enumeration = (typeof schema === 'string' ? JSON.parse(schema) : schema).properties.theme.enum;
+  assert.deepEqual(enumeration, ['default', 'gaia', 'uncover']);
+  const options = await page.getByLabel('テーマ').locator('option').evaluateAll((list) => list.map((o) => o.value));
+  assert.deepEqual(options, enumeration);
+});
+
+test('[SLI-1] [IN-7] slides_set_theme with a listed theme changes the preview, the select and the Markdown; an unlisted one is invalid_input', async () => {
+  const set = await call(page, 'slides_set_theme', { theme: 'gaia' });
+  assert.deepEqual(set, { isError: false, ok: true, theme: 'gaia' });
+  await waitFor(async () => (await page.locator('#preview section[data-theme="gaia"]').count()) > 0, 5000, 'the preview in gaia');
+  assert.equal(await page.getByLabel('テーマ').inputValue(), 'gaia');
+  assert.match(await editor(page).inputValue(), /^---\ntheme: gaia\n/);
+  assert.equal((await call(page, 'slides_read', {})).theme, 'gaia');
+
+  const unknown = await call(page, 'slides_set_theme', { theme: 'midnight' });
+  assert.equal(unknown.isError, true);
+  assert.equal(unknown.error.code, 'invalid_input');
+  assert.equal((await call(page, 'slides_read', {})).theme, 'gaia');
+});
+
+test('[SLI-1] [CONF-1] [CONF-2] slides_write asks 「スライド「ようこそ」の全文を置き換える」 with the Markdown in the detail; 置き換える replaces editor and preview', async () => {
+  const markdown = '---\ntheme: uncover\n---\n\n# 一枚目\n\n---\n\n# 二枚目\n\n---\n\n# 三枚目\n\n---\n\n# 四枚目\n';
+  const pending = start(page, 'slides_write', { markdown });
+  const dialog = confirmDialog(page);
+  await dialog.getByRole('heading', { name: 'スライド「ようこそ」の全文を置き換える' }).waitFor();
+  const body = await dialog.locator('.body').textContent();
+  assert.match(body, /slides_write/);
+  assert.match(body, /「元に戻す」で戻せます/, 'the page\'s 元に戻す restores an agent\'s replacement, so the dialog says so');
+  await dialog.getByText('渡された内容の全文').click();
+  assert.equal(await dialog.locator('details pre').textContent(), markdown);
+  // Nothing changed while the dialog is open.
+  assert.match(await editor(page).inputValue(), /スライドのエディタ/);
+  await dialog.getByRole('button', { name: '置き換える' }).click();
+  const result = await pending;
+  assert.deepEqual(result, { isError: false, ok: true, slideCount: 4 });
+  assert.equal(await editor(page).inputValue(), markdown);
+  await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides in the preview');
+  assert.equal(await page.locator('#preview h1').nth(3).textContent(), '四枚目');
+  assert.equal(await page.getByLabel('テーマ').inputValue(), 'uncover');
+  const read = await call(page, 'slides_read', {});
+  assert.equal(read.markdown, markdown);
+  assert.equal(read.slideCount, 4);
+  assert.equal(read.theme, 'uncover');
+});
+
+test('[CONF-6] やめる answers declined and changes nothing', async () => {
+  const before = await editor(page).inputValue();
+  const pending = start(page, 'slides_write', { markdown: '# 置き換えない\n' });
+  const dialog = confirmDialog(page);
+  await dialog.getByRole('heading', { name: 'スライド「ようこそ」の全文を置き換える' }).waitFor();
+  await dialog.getByRole('button', { name: 'やめる' }).click();
+  const result = await pending;
+  assert.equal(result.isError, true);
+  assert.equal(result.error.code, 'declined');
+  assert.equal(await editor(page).inputValue(), before);
+  assert.equal((await call(page, 'slides_read', {})).markdown, before);
+  assert.equal(await previewSlides(page).count(), 4);
+});
+
+test('[SLI-1] the agent\'s deck was saved in IndexedDB: a reload shows it', async () => {
+  const before = await editor(page).inputValue();
+  await page.reload();
+  await deckLoaded(page);
+  assert.equal(await editor(page).inputValue(), before);
+  await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides after the reload');
+  // The switch is stored: the operations are registered again without a click (REG-2).
+  await operationsListed(page);
+});
+
+test('[CONF-2] the page\'s 「元に戻す」 restores the deck an agent replaced', async () => {
+  const original = await editor(page).inputValue();
+  const pending = start(page, 'slides_write', { markdown: '# 一枚だけ\n' });
+  await confirmDialog(page).getByRole('button', { name: '置き換える' }).click();
+  assert.deepEqual(await pending, { isError: false, ok: true, slideCount: 1 });
+  await waitFor(async () => (await previewSlides(page).count()) === 1, 5000, 'one slide');
+  const undo = page.getByRole('button', { name: '元に戻す' });
+  assert.equal(await undo.isDisabled(), false);
+  await undo.click();
+  await waitFor(async () => (await editor(page).inputValue()) === original, 5000, 'the previous deck back in the editor');
+  await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides again');
+  assert.equal((await call(page, 'slides_read', {})).markdown, original);
+});
+
+test('[SLI-1] a person types Markdown: the preview follows, and slides_read sees the typed deck', async () => {
+  const box = editor(page);
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n---\n\n# 手で足した\n\n- 箇条書き\n');
+  await waitFor(async () => (await previewSlides(page).count()) === 5, 5000, 'a fifth slide in the preview');
+  await page.locator('#preview h1', { hasText: '手で足した' }).waitFor();
+  assert.equal(await page.locator('#slide-count').textContent(), '5 枚');
+  const read = await call(page, 'slides_read', {});
+  assert.equal(read.slideCount, 5);
+  assert.match(read.markdown, /# 手で足した\n\n- 箇条書き\n$/);
+  // A person changes the theme with the select: the Markdown's directive follows.
+  await page.getByLabel('テーマ').selectOption('default');
+  await waitFor(async () => /^---\ntheme: default\n/.test(await editor(page).inputValue()), 5000, 'the directive to change');
+  await waitFor(async () => (await page.locator('#preview section[data-theme="default"]').count()) > 0, 5000, 'the preview in default');
+});
+
+test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready until its deck is loaded, then its own document', async () => {
+  const second = await openPage('?doc=second', { beforeLoad: (p) => p.addInitScript(holdIndexedDb) });
+  try {
+    // The switch is on for the origin: the operations register at once, before the deck is open.
+    await operationsListed(second);
+    const early = await call(second, 'slides_read', {});
+    assert.equal(early.isError, true);
+    assert.equal(early.error.code, 'not_ready');
+    assert.equal((await call(second, 'slides_set_theme', { theme: 'gaia' })).error.code, 'not_ready');
+    await second.evaluate(() => window.__releaseIndexedDb());
+    await deckLoaded(second);
+    assert.equal(await second.title(), 'second — slides — ai-ops');
+    const there = await call(second, 'slides_read', {});
+    const here = await call(page, 'slides_read', {});
+    assert.deepEqual(there.document, { id: 'second', name: 'second' });
+    assert.deepEqual(here.document, { id: 'welcome', name: 'ようこそ' });
+    assert.notEqual(there.markdown, here.markdown);
+    assert.equal(await page.title(), 'ようこそ — slides — ai-ops');
+  } finally {
+    await second.close();
+  }
+});
+
+test('[DOC-3] renaming the deck in the page changes the title and the document name an agent reads', async () => {
+  const name = page.getByLabel('名前');
+  await name.fill('週報');
+  await name.press('Enter');
+  await waitFor(async () => (await page.title()) === '週報 — slides — ai-ops', 5000, 'the title to change');
+  assert.deepEqual((await call(page, 'slides_read', {})).document, { id: 'welcome', name: '週報' });
+  const pending = start(page, 'slides_write', { markdown: '# x' });
+  await confirmDialog(page).getByRole('heading', { name: 'スライド「週報」の全文を置き換える' }).waitFor();
+  await confirmDialog(page).getByRole('button', { name: 'やめる' }).click();
+  assert.equal((await pending).error.code, 'declined');
+});
+
+test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a deck\'s foreign images are not fetched', async () => {
+  await editor(page).fill('# 外の画像\n\n![外](https://example.com/a.png)\n\n---\n\n![bg](https://example.com/b.png)\n\n<style>section { background: url(https://example.com/c.png); }</style>\n');
+  await waitFor(async () => (await previewSlides(page).count()) === 2, 5000, 'the preview of the new deck');
+  assert.equal(await page.locator('#preview img[data-blocked-src="https://example.com/a.png"]').count(), 1);
+  await page.waitForTimeout(300);
+  assert.ok(requests.length > 5);
+  const elsewhere = requests.filter((url) => !url.startsWith(`${demo.origin}/`) && !url.startsWith('ws://127.0.0.1:'));
+  assert.deepEqual(elsewhere, []);
+});
