@@ -6,10 +6,16 @@
  */
 import { parseXml } from '../../tools/drawio/xml.js';
 
+/** The useful part of Chromium's parser error ("…errors:error on line 3 at column 1: … Below is a rendering…"). */
+function parserMessage(message: string): string {
+  const found = /error on line \d+ at column \d+:.*?(?=\s*Below is a rendering|$)/.exec(message);
+  return found ? found[0] : message;
+}
+
 /** A diagram's XML is usable when it is well-formed and its top element is `<mxfile>` or `<mxGraphModel>`. */
 export function checkDiagram(xml: string): { ok: true; document: XMLDocument } | { ok: false; message: string } {
   const parsed = parseXml(xml);
-  if (!parsed.ok) return { ok: false, message: `XML として読めません: ${parsed.message}` };
+  if (!parsed.ok) return { ok: false, message: `XML として読めません: ${parserMessage(parsed.message)}` };
   const top = parsed.document.documentElement.localName;
   if (top !== 'mxfile' && top !== 'mxGraphModel') return { ok: false, message: `一番外の要素は <mxfile> か <mxGraphModel> にします(今は <${top}>)。` };
   return { ok: true, document: parsed.document };

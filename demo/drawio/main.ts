@@ -135,7 +135,6 @@ async function refreshList(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const id = new URLSearchParams(location.search).get('doc') ?? WELCOME_ID;
   try {
     await drawio.open(id);
   } catch (cause) {
@@ -148,4 +147,9 @@ async function start(): Promise<void> {
   await refreshList();
 }
 
+/** The document `?doc=` asks for. */
+const id = new URLSearchParams(location.search).get('doc') ?? WELCOME_ID;
+// Until the name is read from IndexedDB the title carries the id: the relay widget copies the title
+// into every operation's description when it starts, which can be before the name is known.
+document.title = `${id} — drawio — ai-ops`;
 void start();

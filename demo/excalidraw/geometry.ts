@@ -101,8 +101,10 @@ export function routeArrow(points: readonly Point[], start: Box | null, end: Box
   const out = points.map((p) => ({ ...p }));
   const last = out.length - 1;
   if (last < 1) return out;
-  const startAim = last === 1 && end ? centre(end) : out[1];
-  const endAim = last === 1 && start ? centre(start) : out[last - 1];
+  // A straight arrow aims each bound end at the other shape's centre; otherwise (a free other end,
+  // inner points, or a shape bound to itself, which would collapse) at its neighbouring point.
+  const startAim = last === 1 && end && end !== start ? centre(end) : points[1];
+  const endAim = last === 1 && start && start !== end ? centre(start) : points[last - 1];
   if (start) out[0] = edgePoint(start, startAim, gaps.start ?? BINDING_GAP);
   if (end) out[last] = edgePoint(end, endAim, gaps.end ?? BINDING_GAP);
   return out;

@@ -127,7 +127,6 @@ async function refreshDeckList(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const id = new URLSearchParams(location.search).get('doc') ?? WELCOME_ID;
   try {
     await slides.open(id);
   } catch (error) {
@@ -139,4 +138,9 @@ async function start(): Promise<void> {
   await refreshDeckList();
 }
 
+/** The document `?doc=` asks for. */
+const id = new URLSearchParams(location.search).get('doc') ?? WELCOME_ID;
+// Until the name is read from IndexedDB the title carries the id: the relay widget copies the title
+// into every operation's description when it starts, which can be before the name is known.
+document.title = `${id} — slides — ai-ops`;
 void start();

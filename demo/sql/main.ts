@@ -3,13 +3,17 @@
  * the DB notice. Plain DOM; everything it shows comes from `sqlPage.store` (state.ts).
  * @module
  */
-import '../../elements/define.js';
+import { defineAiOpsElements } from '../../elements/define.js';
 import { embedId, sqlPage, type SqlPageState, type UserRun } from './state.js';
 import { cellText } from './values.js';
 import type { StatementResult } from './engine/sql-engine.js';
 
 /** Rows a result table renders per statement; the rest is counted, not drawn. */
 const SHOWN_ROWS = 1000;
+
+// Called, not only imported: package.json's "sideEffects" list names dist/lib/elements/define.js but
+// not the source file, so esbuild drops a bare `import '../../elements/define.js'` from this bundle.
+defineAiOpsElements();
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id);
