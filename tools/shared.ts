@@ -186,8 +186,11 @@ export function createOutputSink(transform: (text: string) => string = (text) =>
  */
 export function jsonSafe(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
+  // JSON writes NaN and ±Infinity as null; Postgres has all three (float8 'NaN', 'infinity').
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  // An invalid Date is Postgres' 'infinity' / '-infinity' timestamp as JavaScript reads it.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
     const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
     let hex = '\\x';

@@ -56,7 +56,7 @@ export function renderDeck(markdown: string): RenderedDeck {
 }
 
 /** A line of YAML that sets the theme: `theme: gaia`. */
-const THEME_LINE = /^([ \t]*theme[ \t]*:[ \t]*)(.*?)[ \t]*$/m;
+const THEME_LINE = /^([ \t]*theme[ \t]*:[ \t]*)(.*?)([ \t]*)$/m;
 /** Front matter at the very start of the deck. */
 const FRONT_MATTER = /^(\uFEFF?---[ \t]*\r?\n)([\s\S]*?)(^---[ \t]*$)/m;
 
@@ -70,12 +70,12 @@ export function withTheme(markdown: string, theme: string): string {
   let result = markdown.replace(/<!--([\s\S]*?)-->/g, (comment: string, body: string) => {
     if (!THEME_LINE.test(body)) return comment;
     found = true;
-    return `<!--${body.replace(THEME_LINE, (_line, key: string) => `${key}${theme}`)}-->`;
+    return `<!--${body.replace(THEME_LINE, (_line, key: string, _old: string, trailing: string) => `${key}${theme}${trailing}`)}-->`;
   });
   const front = FRONT_MATTER.exec(result);
   if (front && front.index === 0) {
     const [whole, open, body, close] = front;
-    const nextBody = THEME_LINE.test(body) ? body.replace(THEME_LINE, (_line, key: string) => `${key}${theme}`) : `theme: ${theme}\n${body}`;
+    const nextBody = THEME_LINE.test(body) ? body.replace(THEME_LINE, (_line, key: string, _old: string, trailing: string) => `${key}${theme}${trailing}`) : `theme: ${theme}\n${body}`;
     result = `${open}${nextBody}${close}${result.slice(whole.length)}`;
     found = true;
   }

@@ -11,8 +11,8 @@ import type { StatementResult } from './engine/sql-engine.js';
 /** Rows a result table renders per statement; the rest is counted, not drawn. */
 const SHOWN_ROWS = 1000;
 
-// Called, not only imported: package.json's "sideEffects" list names dist/lib/elements/define.js but
-// not the source file, so esbuild drops a bare `import '../../elements/define.js'` from this bundle.
+// Called, not only imported: a bare `import '../../elements/define.js'` is dropped by esbuild whenever
+// package.json's "sideEffects" list misses that file (it did for a while), leaving no switch at all.
 defineAiOpsElements();
 
 const $ = <T extends HTMLElement>(id: string): T => {

@@ -35,10 +35,44 @@ async function operationsListed(target) {
   await waitFor(() => target.evaluate(() => navigator.modelContextTesting?.listTools().filter((t) => t.name.startsWith('drawio_')).length === 3), 15_000, 'the drawio operations to be listed');
 }
 
-async function openPage(query = '') {
+/**
+ * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
+ * test can call while the page is still loading its diagram.
+ */
+function holdIndexedDb() {
+  const held = [];
+  let holding = true;
+  window.__releaseIndexedDb = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) {
+    const request = open.apply(this, args);
+    // Added before the page sets onsuccess, so it runs first and can stop it.
+    request.addEventListener('success', (event) => {
+      if (!holding) return;
+      event.stopImmediatePropagation();
+      held.push(() => request.onsuccess?.call(request, event));
+    });
+    return request;
+  };
+}
+
+async function openPage(query = '', { hold = false } = {}) {
   const p = await browser.context.newPage();
+  if (hold) await p.addInitScript(holdIndexedDb);
   await p.goto(`${demo.origin}/drawio/${query}`);
   await p.locator('ai-ops-switch[tool="drawio"] input[role="switch"]').waitFor();
+  if (hold) {
+    // The switch is on for the origin: the operations register at once, before the diagram is open.
+    await operationsListed(p);
+    for (const [name, args] of [['drawio_read', {}], ['drawio_add_cells', { cells: vertex('early', 'early') }], ['drawio_write', { xml: diagramXml('') }]]) {
+      const early = await call(p, name, args);
+      assert.equal(early.error?.code, 'not_ready', `${name} before the diagram is loaded`);
+    }
+    await p.evaluate(() => window.__releaseIndexedDb());
+  }
   await waitFor(async () => !(await editor(p).isDisabled()) && (await editor(p).inputValue()).length > 0, 10_000, 'the diagram to load');
   await waitFor(async () => (await p.locator('#preview').getAttribute('data-cell-count')) !== null, 10_000, 'the preview to draw');
   return p;
@@ -211,8 +245,8 @@ test('[DRW-1] a person edits the XML: a valid edit redraws the preview; a broken
   assert.equal((await call(page, 'drawio_read', {})).xml, valid);
 });
 
-test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers its own document', async () => {
-  const second = await openPage('?doc=second');
+test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready until its diagram is loaded, then its own document', async () => {
+  const second = await openPage('?doc=second', { hold: true });
   try {
     await operationsListed(second);
     assert.equal(await second.title(), 'second — drawio — ai-ops');
