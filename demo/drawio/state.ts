@@ -9,8 +9,8 @@ import type { DrawioToolAdapter } from '../../tools/drawio/adapter.js';
 import { createDrawioOperations } from '../../tools/drawio/operations.js';
 import type { OpenDocument } from '../../tools/shared.js';
 import { checkDiagram } from './diagram.js';
-import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from './documents.js';
-import { createUndoHistory, type ChangeSource } from './history.js';
+import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from '../shared/documents.js';
+import { createUndoHistory, type ChangeSource } from '../shared/history.js';
 import { BLANK_XML, WELCOME_NAME, WELCOME_XML } from './sample.js';
 
 /** A saved diagram. */

@@ -8,8 +8,8 @@ import { provideOperations } from '../../src/index.js';
 import type { SlidesToolAdapter } from '../../tools/slides/adapter.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import type { OpenDocument } from '../../tools/shared.js';
-import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from './documents.js';
-import { createUndoHistory, type ChangeSource } from './history.js';
+import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from '../shared/documents.js';
+import { createUndoHistory, type ChangeSource } from '../shared/history.js';
 import { defaultTheme, renderDeck, themeNames, withTheme } from './marp.js';
 import { WELCOME_MARKDOWN, WELCOME_NAME, newDeckMarkdown } from './sample.js';
 

@@ -22,7 +22,12 @@ export function parseXml(text: string): { ok: true; document: XMLDocument } | { 
   const document = new DOMParser().parseFromString(text, 'application/xml');
   const ns = errorNamespace();
   const error = ns === null ? document.getElementsByTagName('parsererror')[0] : document.getElementsByTagNameNS(ns, 'parsererror')[0];
-  if (error) return { ok: false, message: (error.textContent ?? 'not well-formed XML').replace(/\s+/g, ' ').trim() };
+  if (error) {
+    // Chromium wraps the parser's one useful line ("error on line 1 at column 7: …") in page prose.
+    const text = (error.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const line = /error on line \d+ at column \d+: [^.]*?(?= Below is|$)/.exec(text)?.[0];
+    return { ok: false, message: `not well-formed XML: ${line ?? (text || 'unknown error')}` };
+  }
   return { ok: true, document };
 }
 

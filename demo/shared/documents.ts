@@ -1,7 +1,6 @@
 /**
- * The page's saved documents in IndexedDB: one object store of `{ id, name, updatedAt, … }` records.
- * (The slides page has the same module; both are kept small and separate so each page stays
- * self-contained.)
+ * A page's saved documents in IndexedDB: one object store of `{ id, name, updatedAt, … }` records.
+ * Used by the slides and draw.io pages.
  * @module
  */
 
