@@ -26,7 +26,7 @@ export async function importsOf(file) {
   return specifiers.map((s) => (s.startsWith('.') ? { local: relative(root, resolve(root, dirname(file), s)) } : { pkg: s }));
 }
 
-test('[SHAPE-4] src/ imports nothing from tools/, elements/, demo/ nor any UI framework or engine', async () => {
+test('[SHAPE-1] [SHAPE-4] src/ imports nothing from tools/, elements/, demo/ nor any UI framework or engine', async () => {
   const problems = [];
   for (const file of await sources('src')) {
     for (const target of await importsOf(file)) {
