@@ -5,7 +5,12 @@
  *   with `isError: true` when `ok` is false (RELAY-3);
  * - embed.js subscribes with `registerToolsChangedCallback`, which polyfill 5.1.0 lacks, so a shim
  *   is installed before embed.js (RELAY-4);
- * - a relay started after the page is only found when the widget is re-created (RELAY-5).
+ * - a relay started after the page is only found when the widget is re-created (RELAY-5);
+ * - Chromium delays every new WebSocket of a page by 1–5 s once that page's process has seen about
+ *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
+ *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
+ *   answers HTTP on the relay port: no failed WebSocket, and a relay started later is reached at once
+ *   (RELAY-5).
  * @module
  */
 import type { ScriptLoader } from './script-loader.js';
@@ -57,6 +62,12 @@ export interface RelayConnector {
   disconnect(): void;
   /** True once the widget asked for the tool list since it was last (re)created: it reached a relay. */
   isConnected(): boolean;
+  /**
+   * `probe` discovery: when no relay answered yet and something answers HTTP on the relay port,
+   * tells the widget to connect (a widget told before that reached nothing is re-created). Resolves
+   * true when it told it. Does nothing in `widget` discovery.
+   */
+  discover(): Promise<boolean>;
 }
 
 const WIDGET_SELECTOR = '[data-webmcp-relay]';
@@ -65,6 +76,11 @@ const WIDGET_SELECTOR = '[data-webmcp-relay]';
 export interface RelayConnectorOptions extends RelayOptions {
   loader: ScriptLoader;
   window?: Window;
+  /**
+   * `widget` (default): the widget searches for a relay as soon as it is added, and keeps searching.
+   * `probe`: the widget is added idle; {@link RelayConnector.discover} starts it once the relay port answers.
+   */
+  discovery?: 'widget' | 'probe';
 }
 
 type ModelContextWindow = Window & {
@@ -85,6 +101,12 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
   let polyfill: Promise<ModelContextLike> | null = null;
   let connected = false;
   let embedding: Promise<void> | null = null;
+  const probing = options.discovery === 'probe';
+  // The widget last told to connect, and when: once told, it ignores another request.
+  let told: Element | null = null;
+  let toldAt = 0;
+  // The widget a discovery is running for.
+  let discovering: Element | null = null;
 
   // The widget asks the page for its tools right after it reached a relay; seeing that request is
   // the only sign of a live connection the relay scripts give the page.
@@ -120,7 +142,67 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
   };
 
   const addWidget = async () => {
-    await options.loader.load(new URL('relay/embed.js', base).href, { 'data-relay-port': port, 'data-ai-ops-relay': '' });
+    const attributes: Record<string, string> = { 'data-relay-port': port, 'data-ai-ops-relay': '' };
+    if (probing) attributes['data-auto-connect'] = 'false';
+    await options.loader.load(new URL('relay/embed.js', base).href, attributes);
+  };
+
+  /** Resolves once the widget's document ran (its message listener is there), or after 10 s. */
+  const loaded = (frame: HTMLIFrameElement) =>
+    new Promise<void>((resolve) => {
+      let ready = false;
+      try {
+        ready = frame.contentDocument?.readyState === 'complete' && frame.contentWindow?.location.href !== 'about:blank';
+      } catch {
+        // another origin: wait for its load event
+      }
+      if (ready) return resolve();
+      frame.addEventListener('load', () => resolve(), { once: true });
+      win.setTimeout(resolve, 10_000);
+    });
+
+  // Anything listening answers (the relay's WebSocket server says 426); a closed port rejects. A
+  // failed fetch does not count towards the WebSocket throttle. Sent from the widget's document:
+  // the page's CSP may allow only ws: to the relay, and the widget frame carries the local-network
+  // permissions the page delegates to it.
+  const probe = (frame: HTMLIFrameElement) => {
+    let context: Window = win;
+    try {
+      if (frame.contentWindow?.fetch) context = frame.contentWindow;
+    } catch {
+      // another origin: probe from the page
+    }
+    return context
+      .fetch(`http://127.0.0.1:${port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(3000) })
+      .then(() => true, () => false);
+  };
+
+  /** The widget once loaded, unless it went away or a relay answered meanwhile. */
+  const ready = async (frame: HTMLIFrameElement | null) => {
+    if (frame) await loaded(frame);
+    return frame?.isConnected && !connected ? frame : null;
+  };
+
+  const discover = async (): Promise<boolean> => {
+    const current = doc.querySelector<HTMLIFrameElement>(WIDGET_SELECTOR);
+    if (!probing || connected || !current || current === discovering || (current === told && Date.now() - toldAt < 10_000)) return false;
+    discovering = current;
+    try {
+      let frame = await ready(current);
+      if (!frame || !(await probe(frame)) || !frame.isConnected || connected) return false;
+      if (frame === told) {
+        removeWidget();
+        await addWidget();
+        frame = await ready(doc.querySelector(WIDGET_SELECTOR));
+        if (!frame) return false;
+      }
+      frame.contentWindow?.postMessage({ type: 'webmcp.connect' }, new URL(frame.src).origin);
+      told = frame;
+      toldAt = Date.now();
+      return true;
+    } finally {
+      if (discovering === current) discovering = null;
+    }
   };
 
   const removeWidget = () => {
@@ -137,9 +219,11 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
       return polyfill;
     },
     async connect() {
-      if (doc.querySelector(WIDGET_SELECTOR)) return;
-      embedding ??= addWidget().finally(() => (embedding = null));
-      await embedding;
+      if (!doc.querySelector(WIDGET_SELECTOR)) {
+        embedding ??= addWidget().finally(() => (embedding = null));
+        await embedding;
+      }
+      void discover();
     },
     async reconnect() {
       removeWidget();
@@ -147,6 +231,7 @@ export function createRelayConnector(options: RelayConnectorOptions): RelayConne
     },
     disconnect: removeWidget,
     isConnected: () => connected,
+    discover,
   };
 }
 

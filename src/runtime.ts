@@ -24,7 +24,12 @@ export interface AiOpsOptions extends RelayOptions {
   loader?: ScriptLoader;
   /** Overrides the embedding check (tests). */
   embedded?: boolean;
-  /** Re-create the relay widget when the page becomes visible or focused and no relay answered yet (RELAY-5). */
+  /**
+   * Find a relay started after the page (RELAY-5): the widget waits idle until something answers on
+   * the relay port, checked every 2 s while a switch is on, the page is visible and no relay answered
+   * yet, and re-created when the page becomes visible or focused. Default true; false leaves the
+   * widget to search by itself.
+   */
   autoReconnect?: boolean;
 }
 
@@ -63,19 +68,36 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const relayPort = options.relayPort ?? 9333;
   const confirmations = createConfirmationQueue({ clock });
   const log = createOperationLog();
-  const relay = createRelayConnector({ ...options, relayPort, loader: options.loader ?? createDomScriptLoader(win.document), window: win });
+  const autoReconnect = !embedded && options.autoReconnect !== false;
+  const relay = createRelayConnector({
+    ...options,
+    relayPort,
+    loader: options.loader ?? createDomScriptLoader(win.document),
+    window: win,
+    discovery: autoReconnect ? 'probe' : 'widget',
+  });
   const sessions = createStore<readonly ToolSession[]>([]);
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
+  const visible = () => win.document.visibilityState === 'visible';
+  let poll: unknown = null;
+  const check = () => {
+    poll = clock.setTimeout(check, 2000);
+    if (visible() && !relay.isConnected()) void relay.discover();
+  };
   const onStatusChange = () => {
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
-    if (!anyOn()) relay.disconnect();
+    if (!anyOn()) {
+      relay.disconnect();
+      if (poll !== null) clock.clearTimeout(poll);
+      poll = null;
+    } else if (autoReconnect && poll === null) poll = clock.setTimeout(check, 2000);
   };
 
-  if (!embedded && options.autoReconnect !== false) {
+  if (autoReconnect) {
     let last = -Infinity;
     const wake = () => {
-      if (win.document.visibilityState !== 'visible' || !anyOn() || relay.isConnected()) return;
+      if (!visible() || !anyOn() || relay.isConnected()) return;
       if (clock.now() - last < 3000) return;
       last = clock.now();
       void relay.reconnect().catch(() => {});

@@ -116,10 +116,11 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     update({ status: 'starting', error: null });
     try {
       const [modelContext, { operations, publishedSchema }] = await Promise.all([relay.ensureModelContext(), loadPipeline()]);
-      for (const [name, operation] of operations) {
-        if (controller.signal.aborted) return;
-        const { definition } = operation;
-        await modelContext.registerTool(
+      if (controller.signal.aborted) return;
+      // All together rather than one after another, so an agent listing the tools while they are
+      // being registered does not find a part of them for long.
+      await Promise.all([...operations].map(([name, { definition }]) =>
+        modelContext.registerTool(
           {
             name,
             description: definition.description,
@@ -132,8 +133,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
             },
           },
           { signal: controller.signal },
-        );
-      }
+        )));
       if (controller.signal.aborted) return;
       await relay.connect();
       if (!controller.signal.aborted) update({ status: 'on' });

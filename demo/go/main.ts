@@ -198,25 +198,49 @@ renderRun();
 /** Characters the pane keeps (the last ones); older output is dropped from the screen. */
 const PANE_CHARS = 200_000;
 let paneLength = 0;
+let pendingText = '';
+let flushScheduled = false;
+
+/** Writes the chunks received since the last frame at once: one DOM change per frame, whatever the chunk count. */
+function flushOutput(): void {
+  flushScheduled = false;
+  if (!pendingText) return;
+  const stick = output.scrollHeight - output.scrollTop - output.clientHeight < 8;
+  paneLength += pendingText.length;
+  if (paneLength > PANE_CHARS * 2) {
+    const text = ((output.textContent ?? '') + pendingText).slice(-PANE_CHARS);
+    output.textContent = text;
+    paneLength = text.length;
+  } else {
+    output.append(pendingText);
+  }
+  pendingText = '';
+  if (stick) output.scrollTop = output.scrollHeight;
+}
+
+function scheduleFlush(): void {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  // A timer, not requestAnimationFrame: a background tab gets no frames but still shows the output later.
+  setTimeout(flushOutput, 16);
+}
 
 subscribeOutput((event) => {
   if (event.type === 'start') {
     outputCommand.textContent = COMMANDS[event.mode];
     output.replaceChildren();
     paneLength = 0;
+    pendingText = '';
     return;
   }
   if (event.type === 'chunk') {
-    const stick = output.scrollHeight - output.scrollTop - output.clientHeight < 8;
-    output.append(event.text);
-    paneLength += event.text.length;
-    if (paneLength > PANE_CHARS * 2) {
-      const text = (output.textContent ?? '').slice(-PANE_CHARS);
-      output.textContent = text;
-      paneLength = text.length;
-    }
-    if (stick) output.scrollTop = output.scrollHeight;
+    pendingText += event.text;
+    if (pendingText.length > PANE_CHARS) pendingText = pendingText.slice(-PANE_CHARS);
+    scheduleFlush();
+    return;
   }
+  // The run ended: show the rest now, so the pane and the answer agree.
+  flushOutput();
 });
 
 const startRun = (mode: GoRunMode) => {

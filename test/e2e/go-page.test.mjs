@@ -61,6 +61,10 @@ test('[DOC-3] the title carries the embed id from ?id=', async () => {
   assert.equal((await listedGoTools(page)).filter((n) => n.startsWith('go_')).sort().join(), GO_TOOLS.join());
 });
 
+test('[GO-4] Yaegi loads lazily: nothing of the engine is fetched before the first run', () => {
+  assert.deepEqual(requests.filter((url) => url.includes('/go/engine/')), []);
+});
+
 test('[GO-1] until the saved files are loaded, every go operation answers not_ready', async () => {
   const gated = await browser.context.newPage();
   // Hold IndexedDB's open until the test lets it finish: the page is then still loading its files.
@@ -152,7 +156,7 @@ test('[FILE-4] go_read_file: contents; missing → not_found; a directory or a p
 
 test('[GO-2] [FILE-5] go_write_file updates the open editor and IndexedDB as typing would, creating parents', async () => {
   await page.getByRole('treeitem', { name: 'main.go' }).click();
-  assert.equal(await page.getByLabel('main.go').inputValue(), await call(page, 'go_read_file', { path: 'main.go' }).then((r) => r.contents));
+  assert.equal(await page.getByRole('textbox', { name: 'main.go' }).inputValue(), await call(page, 'go_read_file', { path: 'main.go' }).then((r) => r.contents));
   const contents = mainGo('func main() { fmt.Println("written by an agent") }');
   const written = await call(page, 'go_write_file', { path: 'main.go', contents });
   assert.deepEqual(written, { isError: false, ok: true, path: 'main.go' });
@@ -198,6 +202,56 @@ test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削
   assert.equal((await call(page, 'go_delete_file', { path: 'internal/util' })).error.code, 'invalid_input');
   assert.equal((await call(page, 'go_delete_file', { path: 'nothing.go' })).error.code, 'not_found');
   assert.equal(await confirm.getByRole('button', { name: '削除する' }).count(), 0);
+});
+
+test('[GO-4] [GO-7] the load is not counted in timeoutMs; a run during the load answers not_ready and the buttons show running', async () => {
+  const slow = await browser.context.newPage();
+  // The wasm arrives 2.5 s late: longer than the run's timeoutMs of 1000.
+  await slow.route('**/go/engine/yaegi.wasm', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await route.continue();
+  });
+  try {
+    await slow.goto(`${demo.origin}/go/?id=${embedId}-slow`);
+    await waitForTools(slow);
+    await waitFor(async () => (await call(slow, 'go_list_files')).ok, 10_000, 'the files');
+    const started = Date.now();
+    const first = call(slow, 'go_run', { timeoutMs: 1000 });
+    await slow.locator('#run-button[aria-busy="true"]').waitFor();
+    assert.equal(await slow.locator('#run-status').textContent(), 'Go を読み込み中…');
+    const during = await call(slow, 'go_test', {});
+    assert.equal(during.error.code, 'not_ready');
+    const result = await first;
+    assert.deepEqual(result, { isError: false, ok: true, exitCode: 0, output: 'hello, world\n', truncated: false });
+    assert.ok(Date.now() - started > 2500, 'the answer came after the slow load');
+  } finally {
+    await slow.close();
+  }
+});
+
+test('[GO-4] a wasm that cannot be loaded answers failed, and the page says so', async () => {
+  const broken = await browser.context.newPage();
+  await broken.route('**/go/engine/yaegi.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  try {
+    await broken.goto(`${demo.origin}/go/?id=${embedId}-broken`);
+    await waitForTools(broken);
+    await waitFor(async () => (await call(broken, 'go_list_files')).ok, 10_000, 'the files');
+    const result = await call(broken, 'go_run', {});
+    assert.equal(result.ok, false);
+    assert.equal(result.error.code, 'failed');
+    assert.match(result.error.message, /yaegi\.wasm/);
+    assert.match(await broken.locator('#run-status').textContent(), /Go を読み込めませんでした/);
+    assert.equal(await broken.locator('#run-button').isEnabled(), true);
+  } finally {
+    await broken.close();
+  }
+});
+
+test('[IN-2] [IN-5] an unknown field, or timeoutMs outside 1,000–120,000, answers invalid_input', async () => {
+  assert.equal((await call(page, 'go_run', { timeoutMs: 999 })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_test', { timeoutMs: 120_001 })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_run', { code: 'package main' })).error.code, 'invalid_input');
+  assert.equal((await call(page, 'go_list_files', { path: 'a', recursive: true })).error.code, 'invalid_input');
 });
 
 test('[GO-3] [GO-4] [GO-5] go_run runs main: exit 0 with its output, shown in the output pane as for the Run button', async () => {
@@ -326,6 +380,25 @@ test('[GO-6] output over 100,000 characters is cut to its last 100,000 with trun
   assert.ok(result.output.endsWith('line 14999\n'));
 });
 
+test('[GO-2] the file tree works from the keyboard: arrows move, Enter opens, ← goes to the parent and closes it', async () => {
+  await page.getByRole('treeitem', { name: 'go.mod' }).click();
+  assert.equal(await page.locator('#editor-label').textContent(), 'go.mod');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.path), 'main.go');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#editor-label').textContent(), 'main.go');
+  await page.getByRole('treeitem', { name: 'greet.go', exact: true }).click();
+  await page.keyboard.press('ArrowLeft');
+  const greet = page.getByRole('treeitem', { name: 'greet', exact: true });
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.path), 'greet');
+  assert.equal(await greet.getAttribute('aria-expanded'), 'true');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await greet.getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.getByRole('treeitem', { name: 'greet.go', exact: true }).count(), 0);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await greet.getAttribute('aria-expanded'), 'true');
+});
+
 test('[GO-2] after a reload, the project (agent changes and the empty directory) is loaded from IndexedDB', async () => {
   await writeMain('func main() { fmt.Println("kept") }');
   await page.reload();
@@ -337,8 +410,8 @@ test('[GO-2] after a reload, the project (agent changes and the empty directory)
   assert.match(await page.locator('#editor').inputValue(), /kept/);
 });
 
-test('every request of the page went to the demo server on 127.0.0.1', () => {
-  assert.ok(requests.length > 0);
-  const elsewhere = requests.filter((url) => !url.startsWith(`${demo.origin}/`));
+test('[SHAPE-7] every request of the pages went to 127.0.0.1 (the demo server, and the relay widget\'s probes)', () => {
+  assert.ok(requests.some((url) => url.startsWith(`${demo.origin}/go/engine/yaegi.wasm`)));
+  const elsewhere = requests.filter((url) => !/^(https?|wss?):$/.test(new URL(url).protocol) || new URL(url).hostname !== '127.0.0.1');
   assert.deepEqual(elsewhere, []);
 });

@@ -103,3 +103,135 @@ export function envelope(result) {
 export async function clickSwitch(page, tool) {
   await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).click();
 }
+
+// ---- Helpers for the relay end-to-end files (test/e2e/relay-*.test.mjs) ----
+
+/** The relay's own tools (@mcp-b/webmcp-local-relay 2.2.0), listed beside the relayed ones. */
+export const RELAY_OWN_TOOLS = ['webmcp_call_tool', 'webmcp_list_sources', 'webmcp_list_tools', 'webmcp_open_page'];
+
+/** The 23 operations of the design doc, by tool. */
+export const OPERATIONS = {
+  sql: ['sql_read_query', 'sql_run_query'],
+  slides: ['slides_read', 'slides_set_theme', 'slides_write'],
+  excalidraw: ['excalidraw_add_elements', 'excalidraw_clear', 'excalidraw_read', 'excalidraw_update_element'],
+  drawio: ['drawio_add_cells', 'drawio_read', 'drawio_write'],
+  node: ['node_delete_file', 'node_list_files', 'node_read_file', 'node_run_command', 'node_write_file'],
+  go: ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'],
+};
+
+/** The names the relay lists, its own tools left out, sorted. */
+export async function relayedNames(client) {
+  return (await listedNames(client)).filter((n) => !RELAY_OWN_TOOLS.includes(n)).sort();
+}
+
+/**
+ * Calls a tool through the relay like an agent; `timeout` is the MCP client's request timeout
+ * (its default, 60 s, is shorter than a confirmation plus a run).
+ * @returns {Promise<{result: object, isError: boolean, env: object | null}>} `env` is the parsed envelope, null when the text is not JSON.
+ */
+export async function callRelay(client, name, args = {}, timeout = 150_000) {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  let env = null;
+  try {
+    env = JSON.parse(result.content?.[0]?.text);
+  } catch {
+    // "Tool not found: …" and other relay texts
+  }
+  return { result, isError: result.isError === true, env };
+}
+
+/** Matches any URL of the relay's candidate ports (the widget scans 9333–9348 on 127.0.0.1 and [::1]). */
+export const RELAY_PORT_URL = /^(?:ws|wss|http|https):\/\/(?:127\.0\.0\.1|\[::1\]|localhost):93(?:3[3-9]|4[0-8])(?:\/|$)/;
+
+/**
+ * Records what a page (its frames included) asks of the network: WebSockets, requests, and those
+ * that go to a relay port.
+ */
+export function recordTraffic(page) {
+  const traffic = { sockets: [], requests: [] };
+  page.on('websocket', (ws) => traffic.sockets.push(ws.url()));
+  page.on('request', (request) => traffic.requests.push(request.url()));
+  traffic.toRelayPorts = () => [...traffic.sockets, ...traffic.requests].filter((url) => RELAY_PORT_URL.test(url));
+  return traffic;
+}
+
+/** Opens a tool page in a new tab and waits for its switch. */
+export async function openToolPage(context, origin, tool, query = '') {
+  const page = await context.newPage();
+  await page.goto(`${origin}/${tool}/${query}`);
+  await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).waitFor({ timeout: 30_000 });
+  return page;
+}
+
+/** Whether the page's switch shows on. */
+export async function switchIsOn(page, tool) {
+  return page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).isChecked();
+}
+
+/** The page's confirmation dialog. */
+export function confirmDialog(page) {
+  return page.locator('ai-ops-confirm');
+}
+
+/** The rows of a tool's log (`role="log"` children). */
+export function logRows(page, tool) {
+  return page.locator(`ai-ops-log[tool="${tool}"] [role="log"] [part="row"]`);
+}
+
+/**
+ * Opens a tool's log panel and the row at `index` like a person, and reads it.
+ * @returns {Promise<{summary: string, name: string, args: string, result: string}>}
+ */
+export async function readLogRow(page, tool, index) {
+  const panel = page.locator(`ai-ops-log[tool="${tool}"] [part="panel"]`);
+  if ((await panel.getAttribute('open')) === null) await page.locator(`ai-ops-log[tool="${tool}"] [part="panel-summary"]`).click();
+  const row = logRows(page, tool).nth(index);
+  if ((await row.getAttribute('open')) === null) await row.locator('[part="row-summary"]').click();
+  await row.locator('[part="result"]').waitFor();
+  return {
+    summary: (await row.locator('[part="row-summary"]').textContent()).trim(),
+    name: (await row.locator('[part="name"]').textContent()).trim(),
+    args: await row.locator('[part="args"]').textContent(),
+    result: await row.locator('[part="result"]').textContent(),
+  };
+}
+
+/**
+ * Lets the page see real focus changes (Playwright emulates focus in headless pages, so switching
+ * tabs fires no `focus`/`blur` otherwise).
+ */
+export async function realFocus(context, page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+  return cdp;
+}
+
+/**
+ * Opens a tool's log panel and every row like a person (a click on each row's summary), then reads
+ * all rows at once.
+ * @returns {Promise<{summary: string, name: string, args: string, result: string}[]>}
+ */
+export async function readLogRows(page, tool) {
+  // Clicks wait for animation frames, which a tab in the background gets rarely.
+  await page.bringToFront();
+  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+  if ((await log.locator('[part="panel"]').getAttribute('open')) === null) await log.locator('[part="panel-summary"]').click();
+  const rows = logRows(page, tool);
+  const read = () => log.evaluate((element) =>
+    [...element.shadowRoot.querySelectorAll('[part="row"]')].map((row) => ({
+      summary: row.querySelector('[part="row-summary"]')?.textContent.trim() ?? '',
+      name: row.querySelector('[part="name"]')?.textContent.trim() ?? '',
+      args: row.querySelector('[part="args"]')?.textContent ?? null,
+      result: row.querySelector('[part="result"]')?.textContent ?? null,
+    })));
+  return waitFor(async () => {
+    const count = await rows.count();
+    for (let i = 0; i < count; i++) {
+      const row = rows.nth(i);
+      if ((await row.getAttribute('open')) === null) await row.locator('[part="row-summary"]').click();
+    }
+    await page.waitForTimeout(100);
+    const all = await read();
+    return all.every((row) => row.args !== null && row.result !== null) && all;
+  }, 30_000, `every row of the ${tool} log expanded`);
+}

@@ -279,6 +279,11 @@ export class NodeRuntime {
   readonly processes: {
     start(command: string, args?: readonly string[], options?: StartOptions): Promise<NodeProcess>;
     readonly list: ReadableStore<readonly ProcessSummary[]>;
+    /**
+     * The handle of a process this instance started (by any caller: the terminal, an agent), so a
+     * terminal pane can show the output of every process in `list`. Undefined for an unknown id.
+     */
+    get(id: string): NodeProcess | undefined;
   };
 
   private readonly baseUrl: string;
@@ -292,6 +297,7 @@ export class NodeRuntime {
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
   private readonly listStore = createStore<readonly ProcessSummary[]>([], () => false);
+  private readonly handles = new Map<string, NodeProcess>();
 
   constructor({ baseUrl = '/__runner/', token, fetch: fetchImpl, reconnectAttempts = 3 }: NodeRuntimeOptions) {
     this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
@@ -325,6 +331,7 @@ export class NodeRuntime {
     this.processes = {
       start: (command, args = [], options = {}) => this.start(command, args, options),
       list: { getState: this.listStore.getState, getSnapshot: this.listStore.getState, subscribe: this.listStore.subscribe },
+      get: (id) => this.handles.get(id),
     };
   }
 
@@ -436,14 +443,17 @@ export class NodeRuntime {
     if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
     const wire = result.process;
     const output = new OutputBuffer(this.outputLimit);
-    this.updateSummary(wire);
     const exit = this.follow(wire, output);
     exit.catch(() => {}); // callers that never await exit must not see an unhandled rejection
     const kill = async () => {
       await this.call('kill', { id: wire.id });
       await exit.catch(() => {});
     };
-    return Object.freeze({ id: wire.id, name: wire.name, command: wire.command, args: Object.freeze([...wire.args]), pid: wire.pid, output, exit, kill });
+    const handle: NodeProcess = Object.freeze({ id: wire.id, name: wire.name, command: wire.command, args: Object.freeze([...wire.args]), pid: wire.pid, output, exit, kill });
+    this.handles.set(wire.id, handle);
+    // After the handle is known, so a list subscriber can `get` it at once.
+    this.updateSummary(wire);
+    return handle;
   }
 
   /** Reads the NDJSON output stream until the exit line, reopening it from the last offset if it breaks. */

@@ -1,0 +1,154 @@
+/**
+ * The node page's state, outside any component (SHAPE-5): the boot promise of the Node runtime
+ * (a client of the demo server's localhost runner), the current instance that a reboot replaces,
+ * and the page's console messages. The AI operations are handed to the runtime here, at module
+ * initialisation; they read the current instance on every call (NODE-1, NODE-2).
+ * @module
+ */
+import { createStore, provideOperations } from '../../src/index.js';
+import type { NodeRuntimeLike, NodeToolAdapter } from '../../tools/node/adapter.js';
+import { createNodeOperations } from '../../tools/node/operations.js';
+import { NodeRuntime, readRunnerToken } from './engine/node-runtime.js';
+
+/** The embed id from `?id=` (default `demo`), shown in the title (DOC-3). */
+export function readEmbedId(search: string): string {
+  const id = new URLSearchParams(search).get('id')?.trim();
+  return id ? id.slice(0, 100) : 'demo';
+}
+
+export const embedId = readEmbedId(location.search);
+
+/** Where the runtime is: booting, ready (an instance in use) or failed (NODE-1). */
+export interface RuntimeState {
+  readonly status: 'booting' | 'ready' | 'failed';
+  /** The instance in use; null unless `ready`. */
+  readonly runtime: NodeRuntime | null;
+  /** Why the last boot failed. */
+  readonly error: string | null;
+  /** Counts boots, so a slow old boot never replaces a newer one. */
+  readonly generation: number;
+}
+
+/** The runtime state store; the page's panes follow it. */
+export const runtimeState = createStore<RuntimeState>({ status: 'booting', runtime: null, error: null, generation: 0 });
+
+/** One line of the コンソール tab: what the page itself has to say. */
+export interface ConsoleMessage {
+  readonly id: number;
+  readonly time: number;
+  readonly level: 'info' | 'error';
+  readonly text: string;
+}
+
+/** The page's messages (boot, reboot, errors), newest last, at most 500. */
+export const consoleMessages = createStore<readonly ConsoleMessage[]>([]);
+let nextMessageId = 1;
+
+/** Adds a line to the コンソール tab. */
+export function logMessage(level: ConsoleMessage['level'], text: string): void {
+  const list = [...consoleMessages.getState(), { id: nextMessageId++, time: Date.now(), level, text }];
+  consoleMessages.setState(list.length > 500 ? list.slice(list.length - 500) : list);
+}
+
+/** A file the AI operations wrote or removed, so an open editor can follow (NODE-6 uses the runtime's write/remove). */
+export type FileChange = { readonly path: string; readonly kind: 'write'; readonly contents: string } | { readonly path: string; readonly kind: 'remove' };
+
+const fileListeners = new Set<(change: FileChange) => void>();
+
+/** Follows the file changes made through the AI operations. */
+export function subscribeFileChanges(listener: (change: FileChange) => void): () => void {
+  fileListeners.add(listener);
+  return () => fileListeners.delete(listener);
+}
+
+const fileChanged = (change: FileChange) => {
+  for (const listener of [...fileListeners]) listener(change);
+};
+
+const token = readRunnerToken(document);
+
+/**
+ * Boots a new runtime instance; the previous one stops being used at once. Resolves with the
+ * instance, or null when this boot failed or a newer one started meanwhile.
+ */
+export async function boot(): Promise<NodeRuntime | null> {
+  const generation = runtimeState.getState().generation + 1;
+  runtimeState.setState({ status: 'booting', runtime: null, error: null, generation });
+  const isCurrent = () => runtimeState.getState().generation === generation;
+  if (!token) {
+    const error = 'このページは、デモのサーバ(npm start)から開いたときだけ、Node を動かせます。';
+    runtimeState.setState({ status: 'failed', runtime: null, error, generation });
+    logMessage('error', `Node の実行環境を起動できませんでした: ${error}`);
+    return null;
+  }
+  const runtime = new NodeRuntime({ token });
+  try {
+    await runtime.boot();
+  } catch (error) {
+    if (!isCurrent()) return null;
+    const message = error instanceof Error ? error.message : String(error);
+    runtimeState.setState({ status: 'failed', runtime: null, error: message, generation });
+    logMessage('error', `Node の実行環境を起動できませんでした: ${message}`);
+    return null;
+  }
+  if (!isCurrent()) return null;
+  runtimeState.setState({ status: 'ready', runtime, error: null, generation });
+  logMessage('info', 'Node の実行環境を起動しました。');
+  return runtime;
+}
+
+/**
+ * Reboots: stops the processes of the instance in use, then boots a new instance that replaces
+ * it (NODE-2). The workspace's files stay.
+ */
+export async function reboot(): Promise<NodeRuntime | null> {
+  const old = runtimeState.getState().runtime;
+  logMessage('info', '再起動します。');
+  const booting = boot();
+  if (old) {
+    const running = old.processes.list.getState().filter((p) => p.status === 'running');
+    await Promise.all(running.map((p) => old.processes.get(p.id)?.kill().catch(() => {})));
+  }
+  return booting;
+}
+
+/** The boot promise of the page's first runtime. */
+export const booted: Promise<NodeRuntime | null> = boot();
+
+/**
+ * The runtime instance in use, as the AI operations see it: null while booting or failed (NODE-1),
+ * read anew on every call (NODE-2). Writes and removals also tell an open editor.
+ */
+export function currentRuntime(): NodeRuntimeLike | null {
+  const runtime = runtimeState.getState().runtime;
+  if (!runtime) return null;
+  return {
+    files: {
+      tree: runtime.files.tree,
+      read: (path) => runtime.files.read(path),
+      write: async (path, contents) => {
+        const result = await runtime.files.write(path, contents);
+        if (result.ok) fileChanged({ path, kind: 'write', contents });
+        return result;
+      },
+      remove: async (path) => {
+        const result = await runtime.files.remove(path);
+        if (result.ok) fileChanged({ path, kind: 'remove' });
+        return result;
+      },
+    },
+    processes: runtime.processes,
+    excludes: runtime.excludes,
+  };
+}
+
+/** What `tools/node` reads. */
+export const nodeAdapter: NodeToolAdapter = { getRuntime: currentRuntime };
+
+provideOperations('node', createNodeOperations(nodeAdapter));
+
+addEventListener('error', (event) => logMessage('error', `ページのエラー: ${event.message}`));
+addEventListener('unhandledrejection', (event) => {
+  const reason: unknown = event.reason;
+  logMessage('error', `ページのエラー: ${reason instanceof Error ? reason.message : String(reason)}`);
+});
