@@ -179,12 +179,26 @@ export function logRows(page, tool) {
 }
 
 /**
+ * Shows a tool's log like a person: opens the panel (panel mode), or selects the host's tab that
+ * holds it (tab mode, e.g. the node page's 「AI からの操作」 tab).
+ */
+export async function showLog(page, tool) {
+  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+  if ((await log.getAttribute('mode')) === 'tab') {
+    const panel = await log.evaluate((element) => element.closest('[role="tabpanel"]')?.id ?? null);
+    if (panel !== null && !(await log.isVisible())) await page.locator(`[role="tab"][aria-controls="${panel}"]`).click();
+    await log.locator('[role="log"]').waitFor();
+    return;
+  }
+  if ((await log.locator('[part="panel"]').getAttribute('open')) === null) await log.locator('[part="panel-summary"]').click();
+}
+
+/**
  * Opens a tool's log panel and the row at `index` like a person, and reads it.
  * @returns {Promise<{summary: string, name: string, args: string, result: string}>}
  */
 export async function readLogRow(page, tool, index) {
-  const panel = page.locator(`ai-ops-log[tool="${tool}"] [part="panel"]`);
-  if ((await panel.getAttribute('open')) === null) await page.locator(`ai-ops-log[tool="${tool}"] [part="panel-summary"]`).click();
+  await showLog(page, tool);
   const row = logRows(page, tool).nth(index);
   if ((await row.getAttribute('open')) === null) await row.locator('[part="row-summary"]').click();
   await row.locator('[part="result"]').waitFor();
@@ -215,7 +229,7 @@ export async function readLogRows(page, tool) {
   // Clicks wait for animation frames, which a tab in the background gets rarely.
   await page.bringToFront();
   const log = page.locator(`ai-ops-log[tool="${tool}"]`);
-  if ((await log.locator('[part="panel"]').getAttribute('open')) === null) await log.locator('[part="panel-summary"]').click();
+  await showLog(page, tool);
   const rows = logRows(page, tool);
   const read = () => log.evaluate((element) =>
     [...element.shadowRoot.querySelectorAll('[part="row"]')].map((row) => ({
