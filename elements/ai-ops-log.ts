@@ -17,6 +17,8 @@ import { tokens } from './styles.js';
 
 /** The relay's default port; any other is spelled out in the instructions (LOG-2). */
 const DEFAULT_RELAY_PORT = 9333;
+/** How long after a change the log renders (see `scheduleUpdate`). */
+const RENDER_DELAY_MS = 16;
 
 /**
  * How a log is laid out.
@@ -259,8 +261,22 @@ export class AiOpsLog extends AiOpsElement {
     }
     this.isVisible = !runtime.embedded && sessions.some((s) => s.getState().status !== 'off');
     this.hidden = !this.isVisible;
-    const rows = this.rowsElement;
-    this.stuckToBottom = !rows || rows.scrollHeight - rows.scrollTop - rows.clientHeight < 4;
+  }
+
+  /**
+   * Renders a little after the change, never inside the call that caused it: a log row is added
+   * while the call's result is on its way to the agent, and rendering up to 200 rows then would
+   * delay every answer. A burst of calls renders once.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, RENDER_DELAY_MS));
+    super.scheduleUpdate();
+  }
+
+  private onRowsScroll(event: Event): void {
+    // Read layout only when the user scrolls, not on every update.
+    const rows = event.currentTarget as HTMLElement;
+    this.stuckToBottom = rows.scrollHeight - rows.scrollTop - rows.clientHeight < 4;
   }
 
   private entries(): readonly LogEntry[] {
@@ -289,7 +305,7 @@ export class AiOpsLog extends AiOpsElement {
     return html`
       <div class="content" part="content">
         ${this.renderConnect()}
-        <div class="rows" part="rows" role="log" aria-label=${text.logLabel} tabindex="0">
+        <div class="rows" part="rows" role="log" aria-label=${text.logLabel} tabindex="0" @scroll=${this.onRowsScroll}>
           ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
           ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
         </div>
