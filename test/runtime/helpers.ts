@@ -95,11 +95,13 @@ export class FakeModelContext implements ModelContextLike {
 /** A script loader that installs a FakeModelContext instead of fetching anything. */
 export class FakeLoader implements ScriptLoader {
   loaded: string[] = [];
+  attributes: Record<string, string>[] = [];
   fail: RegExp | null = null;
   constructor(readonly modelContext = new FakeModelContext(), readonly doc: Document = document) {}
-  async load(src: string) {
+  async load(src: string, attributes: Record<string, string> = {}) {
     if (this.fail?.test(src)) throw new Error(`could not load ${src}`);
     this.loaded.push(src);
+    this.attributes.push(attributes);
     (this.doc as Document & { modelContext?: unknown }).modelContext = this.modelContext;
     return this.doc.createElement('script');
   }
