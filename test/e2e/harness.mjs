@@ -249,3 +249,13 @@ export async function readLogRows(page, tool) {
     return all.every((row) => row.args !== null && row.result !== null) && all;
   }, 30_000, `every row of the ${tool} log expanded`);
 }
+
+/**
+ * True for a URL on this machine's loopback (127.0.0.1, [::1], localhost). Besides the page's own
+ * origin, a page with a switch on reaches the relay's port: the widget's WebSockets, and the probe
+ * that finds a relay started after the page.
+ */
+export function isLoopback(url) {
+  const { hostname } = new URL(url);
+  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+}

@@ -162,7 +162,8 @@ test('[CONF-5] 「このページでは今後尋ねない」 checked + the actio
 
 test('[VER-5] each relayed confirmation left one row: 成功 for the approved, 中止 for the declined', async () => {
   const rows = logRows(page, 'slides');
-  assert.equal(await rows.count(), 9);
+  // The log renders a moment after the call it records.
+  await waitFor(async () => (await rows.count()) === 9, 5000, 'nine log rows');
   const badges = await page.locator('ai-ops-log[tool="slides"] [part~="badge"]').allTextContents();
   // In the collapsed panel the last row is shown again in the summary: read the rows only.
   const rowBadges = await rows.locator('[part~="badge"]').allTextContents();
