@@ -61,7 +61,9 @@ test('[RELAY-1] [RELAY-2] a 55 s operation returns its real result through the r
 });
 
 test('[VER-5] every call left one row in the page log with its name', async () => {
-  const rows = await page.locator('ai-ops-log [role="log"] > *').allTextContents();
+  const locator = page.locator('ai-ops-log [role="log"] > *');
+  await waitFor(async () => (await locator.count()) === 3, 5000, 'three log rows'); // renders just after each call
+  const rows = await locator.allTextContents();
   assert.equal(rows.length, 3);
   assert.match(rows[0], /sample_read_note/);
   assert.match(rows[1], /sample_read_note/);
