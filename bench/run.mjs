@@ -33,6 +33,9 @@ try {
     } catch (error) {
       failures++;
       console.log(`  failed: ${error instanceof Error ? error.stack : error}`);
+    } finally {
+      // A page left open would keep its switch on and reach the next section's relay as a second tab.
+      for (const page of browser.context.pages()) await page.close().catch(() => {});
     }
   }
 } finally {
