@@ -1,0 +1,163 @@
+/**
+ * The state of a page whose open document is one text (the slides page's Markdown, the draw.io
+ * page's XML): the document saved in IndexedDB, opened by `?doc=<id>`, its 「元に戻す」 history (the
+ * agent's changes included), and change notifications for the UI. Typing is saved shortly after;
+ * other changes are saved before they resolve, so an agent's result means the document is stored.
+ * @module
+ */
+import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from './documents.js';
+import { createUndoHistory, type ChangeSource } from './history.js';
+
+/** The id a page without `?doc=` opens. */
+export const WELCOME_ID = 'welcome';
+
+/** How long typing waits before it is saved. */
+const SAVE_DELAY_MS = 300;
+
+/** What changed: the text (kind = the field's name), or the document (opened, renamed, a save failed). */
+export interface DocumentChange<K extends string> {
+  source: ChangeSource;
+  kind: K | 'document';
+}
+
+/** How one page's documents look. */
+export interface DocumentStateOptions<K extends string> {
+  /** The IndexedDB database, e.g. `ai-ops-slides`. */
+  storeName: string;
+  /** The field that holds the text, e.g. `markdown`. */
+  field: K;
+  /** Prefix of new documents' ids, e.g. `deck`. */
+  idPrefix: string;
+  /** The sample the `welcome` document starts with. */
+  welcome: { name: string; text: string };
+  /** The text of a new document called `name`. */
+  blank(name: string): string;
+  /** Throws when `text` may not become the document's text (the editor keeps it and shows why). */
+  check?(text: string): void;
+}
+
+/** A saved document with its text under `K`. */
+export type TextDocument<K extends string> = SavedDocument & { [P in K]: string };
+
+/** Creates the state of one page. */
+export function createDocumentState<K extends string>(options: DocumentStateOptions<K>) {
+  type Doc = TextDocument<K>;
+  const { field } = options;
+  let store: DocumentStore<Doc> | null = null;
+  let current: Doc | null = null;
+  let error: string | null = null;
+  const history = createUndoHistory();
+  const listeners = new Set<(change: DocumentChange<K>) => void>();
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const emit = (change: DocumentChange<K>) => {
+    for (const listener of [...listeners]) listener(change);
+  };
+  const getStore = async () => (store ??= await openDocumentStore<Doc>(options.storeName));
+  const make = (id: string, name: string, text: string) => ({ id, name, [field]: text, updatedAt: Date.now() }) as Doc;
+
+  const saveNow = async () => {
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (!current) return;
+    current.updatedAt = Date.now();
+    await (await getStore()).put({ ...current });
+  };
+  const saveSoon = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      saveNow().catch((cause: unknown) => {
+        error = `保存できませんでした: ${cause instanceof Error ? cause.message : String(cause)}`;
+        emit({ source: 'load', kind: 'document' });
+      });
+    }, SAVE_DELAY_MS);
+  };
+
+  const state = {
+    /** The open document, or null while loading. */
+    get document(): Readonly<Doc> | null {
+      return current;
+    },
+    /** Why the document could not be opened or saved, if it could not. */
+    get error(): string | null {
+      return error;
+    },
+    /** Whether 「元に戻す」 has something to restore. */
+    get canUndo(): boolean {
+      return history.size > 0;
+    },
+    /** True when documents are kept across reloads (IndexedDB works). */
+    get persistent(): boolean {
+      return store?.persistent ?? true;
+    },
+    subscribe(listener: (change: DocumentChange<K>) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /**
+     * Opens the document `id`, creating it on first use (`welcome` gets the sample). An id outside
+     * `[A-Za-z0-9_-]{1,64}` opens `welcome` instead.
+     */
+    async open(id: string): Promise<void> {
+      const wanted = DOCUMENT_ID.test(id) ? id : WELCOME_ID;
+      const documents = await getStore();
+      let found = await documents.get(wanted);
+      if (!found) {
+        found = wanted === WELCOME_ID
+          ? make(wanted, options.welcome.name, options.welcome.text)
+          : make(wanted, wanted, options.blank(wanted));
+        await documents.put(found);
+      }
+      current = found;
+      history.clear();
+      emit({ source: 'load', kind: 'document' });
+    },
+
+    /** Creates a new document and returns its id (the page then navigates to `?doc=<id>`). */
+    async create(name: string): Promise<string> {
+      const id = newDocumentId(options.idPrefix);
+      await (await getStore()).put(make(id, name, options.blank(name)));
+      return id;
+    },
+
+    /** The saved documents, for the page's 「開く」 list. */
+    async list(): Promise<SavedDocument[]> {
+      return (await getStore()).list();
+    },
+
+    /** Renames the open document (an empty name is ignored). */
+    async rename(name: string): Promise<void> {
+      const trimmed = name.trim();
+      if (!current || trimmed === '' || trimmed === current.name) return;
+      current.name = trimmed;
+      emit({ source: 'user', kind: 'document' });
+      await saveNow();
+    },
+
+    /** Replaces the open document's text. */
+    async setText(text: string, source: ChangeSource): Promise<void> {
+      if (!current) throw new Error('no document is open');
+      options.check?.(text);
+      if (text === current[field]) return;
+      history.record(current[field], source);
+      (current as Record<K, string>)[field] = text;
+      emit({ source, kind: field });
+      if (source === 'typing') saveSoon();
+      else await saveNow();
+    },
+
+    /** 「元に戻す」: back to the text before the last change, an agent's included. */
+    async undo(): Promise<void> {
+      const previous = history.pop();
+      if (previous === undefined || !current) return;
+      await state.setText(previous, 'undo');
+    },
+
+    /** Saves pending typing at once (the page calls it when it is hidden). */
+    flush(): Promise<void> {
+      return saveTimer === undefined ? Promise.resolve() : saveNow();
+    },
+  };
+  return state;
+}
