@@ -4,6 +4,7 @@
  * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool.
  * @module
  */
+import type { ConfirmationContent } from '../src/definition.js';
 import { resolveRelativePath, type FileEntry } from '../src/files.js';
 import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js';
 import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
@@ -88,6 +89,21 @@ export function filePath(path: string): { ok: true; path: string } | OperationFa
   if (!resolved.ok) return resolved;
   if (resolved.path === '') return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
   return resolved;
+}
+
+/**
+ * The confirmation of `node_delete_file` and `go_delete_file` (CONF-1): the same title and button
+ * for both; `where` says whose files they are. The path is shown as it will be used (normalised).
+ */
+export function deleteFileConfirmation(inputPath: string, where: string): ConfirmationContent {
+  const path = filePath(inputPath);
+  const shown = path.ok ? path.path : inputPath;
+  return {
+    title: `ファイル「${shown}」を削除する`,
+    summary: `${where}から、ファイル「${shown}」を削除します。`,
+    actionLabel: '削除する',
+    undoable: false,
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
 // Build first: node esbuild.config.mjs excalidraw
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor } from './harness.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
 
 const TOOL_NAMES = ['excalidraw_add_elements', 'excalidraw_clear', 'excalidraw_read', 'excalidraw_update_element'];
 const FIELDS = ['backgroundColor', 'height', 'id', 'strokeColor', 'text', 'type', 'width', 'x', 'y'];
@@ -15,12 +15,6 @@ let demo, browser, page;
 const requests = [];
 const pageErrors = [];
 
-/** Calls an operation the way the relay does, and unpacks the envelope. */
-const call = async (target, name, args) => {
-  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
-  const result = JSON.parse(text);
-  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
-};
 
 /** The page's saved record of a drawing, read from IndexedDB like the page does. */
 const saved = (target, id) =>

@@ -3,7 +3,7 @@
 // switch; confirmations are answered by real clicks. Build first: `node esbuild.config.mjs go`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor } from './harness.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
 
 const GO_TOOLS = ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -11,12 +11,6 @@ const embedId = `e2e-${Date.now().toString(36)}`;
 let demo, browser, page;
 const requests = [];
 
-/** Calls an operation like an agent and returns the envelope plus `isError`. */
-const call = async (target, name, args = {}) => {
-  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
-  const result = JSON.parse(text);
-  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
-};
 
 /** Starts a call without waiting for it (for confirmations and overlapping runs). */
 const startCall = (target, name, args = {}) => {

@@ -259,3 +259,13 @@ export function isLoopback(url) {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
 }
+
+/**
+ * Calls an operation in `target` (a page or frame) as an agent on that page would, through
+ * `navigator.modelContextTesting.executeTool`; answers the envelope's fields plus `isError`.
+ */
+export async function callInPage(target, name, args = {}) {
+  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
+  const result = JSON.parse(text);
+  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+}

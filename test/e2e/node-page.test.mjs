@@ -4,7 +4,7 @@
 // Build first: `node esbuild.config.mjs node`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor } from './harness.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
 
 const NODE_TOOLS = ['node_delete_file', 'node_list_files', 'node_read_file', 'node_run_command', 'node_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -12,12 +12,6 @@ const embedId = `e2e-${Date.now().toString(36)}`;
 let demo, browser, page;
 const requests = [];
 
-/** Calls an operation like an agent and returns the envelope plus `isError`. */
-const call = async (target, name, args = {}) => {
-  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
-  const result = JSON.parse(text);
-  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
-};
 
 const listedNodeTools = (target) =>
   target.evaluate(async () =>

@@ -4,18 +4,12 @@
 // Build first: `node esbuild.config.mjs sql`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call } from './harness.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
 const requests = [];
 
-/** One operation call as an agent makes it; the envelope's fields plus `isError`. */
-const call = async (target, name, args) => {
-  const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
-  const result = JSON.parse(text);
-  return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
-};
 
 /** Calls until the answer is not `not_ready` (the engine restarting after a timeout, say). */
 const callWhenReady = async (target, name, args, ms = 30_000) => {

@@ -6,7 +6,7 @@ import { defineOperation, type AnyOperationDefinition } from '../../src/definiti
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema } from '../../src/files.js';
 import { MAX_TEXT_BYTES, TIMEOUT_MS, tail, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
 import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { RELAY_WAIT_NOTE, filePath, kindOf, listUnder, ok, withDirectories } from '../shared.js';
+import { RELAY_WAIT_NOTE, filePath, kindOf, listUnder, ok, withDirectories, deleteFileConfirmation } from '../shared.js';
 import type { GoRunMode, GoToolAdapter } from './adapter.js';
 
 /** `go_run`'s and `go_test`'s input (IN-3, IN-5). */
@@ -136,16 +136,7 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
       const path = filePath(input.path);
       return path.ok ? deletable(path.path) : path;
     },
-    confirmation: (input) => {
-      const path = filePath(input.path);
-      const shown = path.ok ? path.path : input.path;
-      return {
-        title: `ファイル「${shown}」を削除する`,
-        summary: `Go を動かすツールのプロジェクトから、ファイル「${shown}」を削除します。`,
-        actionLabel: '削除する',
-        undoable: false,
-      };
-    },
+    confirmation: (input) => deleteFileConfirmation(input.path, 'Go を動かすツールのプロジェクト'),
     execute: async (input) => {
       const notReady = requireLoaded();
       if (notReady) return notReady;

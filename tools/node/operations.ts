@@ -7,7 +7,7 @@ import { defineOperation, type AnyOperationDefinition } from '../../src/definiti
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema } from '../../src/files.js';
 import { TIMEOUT_MS, stripTerminalControls, timeoutSchema } from '../../src/limits.js';
 import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { RELAY_WAIT_NOTE, createOutputSink, filePath, kindOf, listUnder, ok, withDirectories } from '../shared.js';
+import { RELAY_WAIT_NOTE, createOutputSink, filePath, kindOf, listUnder, ok, withDirectories, deleteFileConfirmation } from '../shared.js';
 import type { NodeFileFailure, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
 import { createExcludeMatcher } from './exclude.js';
 
@@ -167,16 +167,7 @@ export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOper
       if (kind === 'missing') return fail(ErrorCode.notFound, `no such file: ${path.path}`);
       return null;
     },
-    confirmation: (input) => {
-      const path = filePath(input.path);
-      const shown = path.ok ? path.path : input.path;
-      return {
-        title: `ファイル「${shown}」を削除する`,
-        summary: `Node の実行環境の作業ディレクトリから、ファイル「${shown}」を削除します。`,
-        actionLabel: '削除する',
-        undoable: false,
-      };
-    },
+    confirmation: (input) => deleteFileConfirmation(input.path, 'Node の実行環境の作業ディレクトリ'),
     execute: async (input) => {
       const rt = runtime();
       if ('error' in rt) return rt;
