@@ -104,6 +104,9 @@ describe('sandbox: what a command can see (BOX-1)', () => {
     }
     await call('kill', { id: started.process.id });
     await stream;
+    // The kernel tears the PID namespace down once its init is gone; that takes a moment.
+    const deadline = Date.now() + 5000;
+    while (pids.some((pid) => !isGone(pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     for (const pid of pids) assert.ok(isGone(pid), `pid ${pid} is gone after kill`);
   });
 
