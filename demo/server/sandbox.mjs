@@ -229,6 +229,10 @@ export function explainExit(exitCode, tail, limits, command) {
   if (/heap out of memory|Allocation failed|allocation failed|Cannot allocate memory|\bENOMEM\b|could not allocate memory|std::bad_alloc/.test(tail)) {
     return { reason: 'memory', message: `ran out of memory: the sandbox allows ${mib(limits.memoryBytes)} of memory per process` };
   }
+  if (command === 'node' && (exitCode === 139 || exitCode === 134)) {
+    // Under RLIMIT_DATA V8 often dies on a failed mapping without a word (SIGSEGV or SIGABRT).
+    return { reason: 'memory', message: `crashed (${exitCode === 139 ? 'SIGSEGV' : 'SIGABRT'}), most likely out of memory: the sandbox allows ${mib(limits.memoryBytes)} of memory per process` };
+  }
   if (/\bEAGAIN\b.*(spawn|fork)|(spawn|fork).*\bEAGAIN\b|Cannot fork|fork: Resource temporarily unavailable|Resource temporarily unavailable/.test(tail)) {
     return { reason: 'processes', message: `the process limit was reached (${limits.processes} processes and threads)` };
   }
