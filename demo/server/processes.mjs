@@ -7,6 +7,7 @@ import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { createSandbox, explainExit } from './sandbox.mjs';
+import { diskUsage } from './workspace.mjs';
 
 /**
  * Commands the runner starts. Others end at once with exit code 127 and a message. The list is a
@@ -120,7 +121,24 @@ export function createProcessManager({
     reason: record.reason,
   });
 
-  /** Stops a command that crossed a bound the runner watches itself (output, time). */
+  // The workspace's disk use, measured every diskCheckMs while a confined command runs: the
+  // per-file bound (RLIMIT_FSIZE) does not stop many files, this does.
+  let diskTimer = null;
+  const running = () => [...records.values()].filter((r) => r.status === 'running' && r.child);
+  const watchDisk = () => {
+    if (diskTimer !== null || !confine) return;
+    diskTimer = timers.setTimeout(async () => {
+      const used = await diskUsage(workspace, { stopAbove: bounds.diskBytes });
+      diskTimer = null;
+      if (used > bounds.diskBytes) {
+        const message = `stopped: the workspace takes more than ${Math.round(bounds.diskBytes / 1024 ** 2)} MiB of disk; delete files to go on`;
+        for (const record of running()) stop(record, 'disk', message);
+      }
+      if (running().length > 0) watchDisk();
+    }, bounds.diskCheckMs);
+  };
+
+  /** Stops a command that crossed a bound the runner watches itself (output, time, disk). */
   const stop = (record, reason, message) => {
     if (record.status === 'exited' || record.reason) return;
     record.reason = reason;
@@ -286,6 +304,7 @@ export function createProcessManager({
       record.pid = child.pid ?? null;
       if (confine) {
         record.timer = timers.setTimeout(() => stop(record, 'time', `stopped: the command ran longer than ${Math.round(bounds.timeMs / 1000)} s`), bounds.timeMs);
+        watchDisk();
       }
       record.stdoutDecoder = new TextDecoder();
       record.stderrDecoder = new TextDecoder();

@@ -26,6 +26,10 @@ export const DEFAULT_LIMITS = Object.freeze({
   outputChars: 32 * 1024 ** 2,
   /** Wall-clock time one command may run before the runner stops it. */
   timeMs: 30 * 60_000,
+  /** Disk the whole workspace may take while commands run; over it, every running one is stopped. */
+  diskBytes: 2 * 1024 ** 3,
+  /** How often the workspace's disk use is measured while a command runs. */
+  diskCheckMs: 2000,
 });
 
 /** HOME inside the sandbox: an empty tmpfs per command. */

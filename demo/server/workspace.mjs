@@ -394,6 +394,36 @@ export async function removeFile(workspace, path) {
   }
 }
 
+/**
+ * Bytes the workspace takes on disk (allocated blocks, so a sparse file counts what it uses),
+ * walking without following links. Stops early once `stopAbove` is passed.
+ * @returns {Promise<number>}
+ */
+export async function diskUsage(workspace, { stopAbove = Infinity } = {}) {
+  let total = 0;
+  const walk = async (dir) => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // vanished meanwhile
+    }
+    for (const entry of entries) {
+      if (total > stopAbove) return;
+      const path = join(dir, entry.name);
+      try {
+        const info = await lstat(path);
+        total += info.blocks * 512;
+        if (info.isDirectory()) await walk(path);
+      } catch {
+        // vanished meanwhile
+      }
+    }
+  };
+  await walk(workspace);
+  return total;
+}
+
 async function sniffText(absolute) {
   const handle = await open(absolute, 'r');
   try {

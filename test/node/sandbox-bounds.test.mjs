@@ -33,6 +33,8 @@ const LIMITS = {
   cpuSeconds: 30,
   outputChars: 2 * 1024 * 1024,
   timeMs: 600_000,
+  diskBytes: 24 * 1024 * 1024,
+  diskCheckMs: 1000,
 };
 
 const waitUntil = async (test, ms, what) => {
@@ -120,6 +122,20 @@ describe('sandbox: bounds (BOX-3)', () => {
     assert.ok(statSync(join(server.workspace, 'fill.bin')).size <= LIMITS.fileBytes);
     await call('remove', { path: 'yes.txt' });
     await call('remove', { path: 'fill.bin' });
+    await assertResponsive();
+  });
+
+  it('[BOX-3] a disk fill of many files, each under the file size limit, is stopped at the workspace disk limit', async () => {
+    const started = await call('spawn', { command: 'node', args: ['-e', "const fs = require('fs'); fs.mkdirSync('fill', { recursive: true }); let i = 0; const b = Buffer.alloc(4 << 20, 1); const go = () => { fs.writeFileSync('fill/' + i++, b); setTimeout(go, 5); }; go();"] });
+    const done = follow(started.process.id);
+    const { diskUsage } = await import('../../demo/server/workspace.mjs');
+    await waitUntil(async () => (await diskUsage(server.workspace)) > LIMITS.diskBytes, 15_000, 'the workspace to pass the limit');
+    timers.fire(LIMITS.diskCheckMs);
+    const lines = await done;
+    const exit = lines.find((l) => l.type === 'exit');
+    assert.equal(exit.process.reason, 'disk');
+    assert.match(client.outputOf(lines), /ai-ops runner: stopped: the workspace takes more than 24 MiB of disk; delete files to go on/);
+    await rm(join(server.workspace, 'fill'), { recursive: true });
     await assertResponsive();
   });
 
