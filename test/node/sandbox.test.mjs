@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -218,23 +218,32 @@ describe('sandbox: file operations stay inside (BOX-4)', () => {
     await rm(join(server.workspace, 'real'), { recursive: true });
   });
 
-  it('[BOX-4] a directory swapped for a link to the outside while writes run never lets one land outside', async () => {
-    const dir = join(server.workspace, 'race');
-    const link = join(server.workspace, 'race-link');
-    await mkdir(dir);
-    await symlink(outside, link);
-    // Another process flips `race` between a directory and a link to `outside` as fast as it can.
+  it('[BOX-4] a link swapped between inside and outside while writes run never lets one land outside', async () => {
+    await mkdir(join(server.workspace, 'real'), { recursive: true });
+    const race = join(server.workspace, 'race');
+    await symlink('real', race);
+    // Another process flips `race` (atomically, by renaming a new link over it) between a
+    // directory of the workspace and the outside, as fast as it can.
     const flipper = spawn(process.execPath, ['-e', `
-      const fs = require('fs'); const dir = ${JSON.stringify(dir)}; const link = ${JSON.stringify(link)}; const keep = dir + '.keep';
-      for (;;) { try { fs.renameSync(dir, keep); fs.renameSync(link, dir); fs.renameSync(dir, link); fs.renameSync(keep, dir); } catch {} }`], { stdio: 'ignore' });
+      const fs = require('fs'); const race = ${JSON.stringify(race)}; const tmp = race + '.tmp';
+      for (;;) { try { fs.symlinkSync(${JSON.stringify(outside)}, tmp); fs.renameSync(tmp, race); fs.symlinkSync('real', tmp); fs.renameSync(tmp, race); } catch {} }`], { stdio: 'ignore' });
+    const codes = new Map();
     try {
-      for (let i = 0; i < 300; i++) await call('write', { path: `race/f${i}.txt`, contents: 'x' });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let it start flipping
+      for (let i = 0; i < 500; i++) {
+        const res = await call('write', { path: `race/f${i}.txt`, contents: 'x' });
+        const key = res.ok ? 'ok' : res.code;
+        codes.set(key, (codes.get(key) ?? 0) + 1);
+      }
     } finally {
       flipper.kill('SIGKILL');
       await new Promise((resolve) => flipper.once('exit', resolve));
     }
-    const { readdirSync } = await import('node:fs');
+    assert.ok(codes.get('ok') > 0 && codes.get('invalid_path') > 0, `the link did flip: ${JSON.stringify([...codes])}`);
     const landed = readdirSync(outside).filter((n) => n.startsWith('f'));
     assert.deepEqual(landed, [], 'no write landed outside');
+    await rm(race, { force: true });
+    await rm(`${race}.tmp`, { force: true });
+    await rm(join(server.workspace, 'real'), { recursive: true });
   });
 });
