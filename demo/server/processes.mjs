@@ -76,6 +76,12 @@ async function findExecutable(command, path) {
  *   file_size, processes, network, sandbox_unavailable), else null
  */
 
+/** A real timer must not keep the server's process alive on its own. */
+const unref = (timer) => {
+  timer?.unref?.();
+  return timer;
+};
+
 /** Characters of the output's end that are searched for the cause of an abnormal exit. */
 const EXPLAIN_TAIL = 8000;
 
@@ -127,7 +133,7 @@ export function createProcessManager({
   const running = () => [...records.values()].filter((r) => r.status === 'running' && r.child);
   const watchDisk = () => {
     if (diskTimer !== null || !confine) return;
-    diskTimer = timers.setTimeout(async () => {
+    diskTimer = unref(timers.setTimeout(async () => {
       const used = await diskUsage(workspace, { stopAbove: bounds.diskBytes });
       diskTimer = null;
       if (used > bounds.diskBytes) {
@@ -135,7 +141,7 @@ export function createProcessManager({
         for (const record of running()) stop(record, 'disk', message);
       }
       if (running().length > 0) watchDisk();
-    }, bounds.diskCheckMs);
+    }, bounds.diskCheckMs));
   };
 
   /** Stops a command that crossed a bound the runner watches itself (output, time, disk). */
@@ -303,7 +309,7 @@ export function createProcessManager({
       record.child = child;
       record.pid = child.pid ?? null;
       if (confine) {
-        record.timer = timers.setTimeout(() => stop(record, 'time', `stopped: the command ran longer than ${Math.round(bounds.timeMs / 1000)} s`), bounds.timeMs);
+        record.timer = unref(timers.setTimeout(() => stop(record, 'time', `stopped: the command ran longer than ${Math.round(bounds.timeMs / 1000)} s`), bounds.timeMs));
         watchDisk();
       }
       record.stdoutDecoder = new TextDecoder();

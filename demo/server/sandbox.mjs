@@ -184,8 +184,8 @@ export function createSandbox({ workspace, etcDir, bwrap = findOnPath('bwrap'), 
       if (!bwrap || !existsSync(bwrap)) {
         return `ai-ops runner: the sandbox is not available: bubblewrap (bwrap) was not found${bwrap ? ` at ${bwrap}` : ''}; ${INSTALL_HINT}. Commands are not run without the sandbox.`;
       }
-      if (!prlimit || !existsSync(prlimit) || !prlimit.startsWith('/usr/')) {
-        return 'ai-ops runner: the sandbox is not available: prlimit (util-linux) was not found under /usr; install util-linux. Commands are not run without the sandbox.';
+      if (!prlimit || !existsSync(prlimit)) {
+        return 'ai-ops runner: the sandbox is not available: prlimit (util-linux) was not found; install util-linux: sudo apt-get install util-linux. Commands are not run without the sandbox.';
       }
       const trueBin = ['/usr/bin/true', '/bin/true'].find((candidate) => existsSync(candidate)) ?? '/usr/bin/true';
       const trial = wrap(trueBin, []);
@@ -204,7 +204,7 @@ export function createSandbox({ workspace, etcDir, bwrap = findOnPath('bwrap'), 
       });
       if (result.code === 0) return null;
       const why = result.stderr.trim().split('\n').at(-1) || `exit code ${result.code}`;
-      return `ai-ops runner: the sandbox is not available: bubblewrap could not create it (${why}); user namespaces must be enabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0). Commands are not run without the sandbox.`;
+      return `ai-ops runner: the sandbox is not available: bubblewrap could not create it (${why}); user namespaces must be enabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) and the sandbox user must be able to reach the workspace. Commands are not run without the sandbox.`;
     })();
     return checked;
   };

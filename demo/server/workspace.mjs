@@ -355,6 +355,8 @@ export async function writeTextFile(workspace, path, contents, { owner = null } 
   } catch (error) {
     if (error.code === 'EISDIR') throw new WorkspaceError('is_directory', `is a directory: ${path}`);
     if (error.code === 'ENOTDIR' || error.code === 'EEXIST') throw invalid(`a parent of ${path} is a file`);
+    // ENXIO: a FIFO nobody reads; ETXTBSY: a running program. Neither is a text file to write.
+    if (error.code === 'ENXIO' || error.code === 'ETXTBSY') throw invalid(`not a regular file: ${path}`);
     throw error;
   }
   try {

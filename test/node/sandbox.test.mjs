@@ -207,6 +207,16 @@ describe('sandbox: file operations stay inside (BOX-4)', () => {
     await rm(join(server.workspace, 'sub'), { recursive: true });
   });
 
+  it('[BOX-4] a FIFO in the workspace is refused by read and write without hanging', async () => {
+    const made = await run('node', ['-e', "require('child_process').execSync('mkfifo pipe')"]);
+    assert.equal(made.exitCode, 0, made.output);
+    const read = await call('read', { path: 'pipe' });
+    assert.deepEqual([read.ok, read.code], [false, 'not_text']);
+    const write = await call('write', { path: 'pipe', contents: 'x' });
+    assert.deepEqual([write.ok, write.code], [false, 'invalid_path']);
+    assert.deepEqual(await call('remove', { path: 'pipe' }), { ok: true });
+  });
+
   it('[BOX-4] links that stay inside the workspace still work for read and write', async () => {
     await mkdir(join(server.workspace, 'real'), { recursive: true });
     await writeFile(join(server.workspace, 'real', 'a.txt'), 'inside');
