@@ -235,16 +235,50 @@ describe('sandbox: never unconfined (BOX-5)', () => {
   }
 });
 
+/** Starts a demo server in another process (as `nobody` when the tests run as root). */
+async function startServerProcess({ unprivileged = false } = {}) {
+  const script = `
+    import { startServer } from ${JSON.stringify(join(repo, 'demo/server/serve.mjs'))};
+    const s = await startServer({ port: 0, root: ${JSON.stringify(tmpdir())} });
+    console.log(JSON.stringify({ port: s.port, origin: s.origin, token: s.token, workspace: s.workspace }));
+    process.once('SIGTERM', () => s.close().finally(() => process.exit(0)));
+    setInterval(() => {}, 1000);`;
+  const asUser = unprivileged && process.getuid() === 0 ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
+  const [file, ...args] = [...asUser, process.execPath, '--input-type=module', '-e', script];
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const first = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk))));
+  return { child, server: JSON.parse(first) };
+}
+
+describe('sandbox: a server run by an unprivileged user', () => {
+  it('[BOX-1] confines its commands the same way: the sandbox root only, no host processes, files shared with the page', async () => {
+    const { child, server: other } = await startServerProcess({ unprivileged: true });
+    const otherClient = runnerClient(() => other);
+    try {
+      const info = await otherClient.call('info');
+      assert.equal(info.sandbox.available, true, info.sandbox.message);
+      const ls = await otherClient.run('ls', ['/']);
+      assert.equal(ls.exitCode, 0, ls.output);
+      const top = ls.output.split('\n').filter(Boolean);
+      assert.ok(top.includes('usr') && top.includes('tmp'), top.join(' '));
+      for (const hidden of ['root', 'work', 'boot', 'var']) assert.ok(!top.includes(hidden), `${hidden} is visible: ${top.join(' ')}`);
+      const env = await otherClient.run('cat', [`/proc/${child.pid}/environ`]);
+      assert.notEqual(env.exitCode, 0);
+      const made = await otherClient.call('write', { path: 'by-page.txt', contents: 'from the page' });
+      assert.equal(made.ok, true);
+      const changed = await otherClient.node("const fs = require('fs'); fs.appendFileSync('by-page.txt', ', then the command'); console.log(fs.readFileSync('by-page.txt', 'utf8'))");
+      assert.equal(changed.output, 'from the page, then the command\n');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await rm(dirname(other.workspace), { recursive: true, force: true });
+    }
+  });
+});
+
 describe('sandbox: ends with the server', () => {
   it('[BOX-1] when the server process dies, every process of its sandboxes dies too', async () => {
-    const script = `
-      import { startServer } from ${JSON.stringify(join(repo, 'demo/server/serve.mjs'))};
-      const s = await startServer({ port: 0, root: ${JSON.stringify(root)} });
-      console.log(JSON.stringify({ port: s.port, origin: s.origin, token: s.token, workspace: s.workspace }));
-      setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const first = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk))));
-    const other = JSON.parse(first);
+    const { child, server: other } = await startServerProcess();
     const otherClient = runnerClient(() => other);
     try {
       const started = await otherClient.call('spawn', { command: 'node', args: ['-e', "require('child_process').spawn('sleep', ['60']); console.log('up'); setInterval(() => {}, 1000)"] });
