@@ -8,11 +8,15 @@ import { accessSync, constants as fsConstants, existsSync, lstatSync, readlinkSy
 import { delimiter, dirname, join } from 'node:path';
 
 /**
- * Bounds of one command. Counts are per process except `processes` (every process and thread of
- * the sandbox user, machine-wide) and `timeMs` / `outputChars` (the whole command).
+ * Bounds of one command. Counts are per process except `processes`, `diskBytes` (the whole
+ * workspace), `timeMs` and `outputChars` (the whole command).
  */
 export const DEFAULT_LIMITS = Object.freeze({
-  /** RLIMIT_NPROC: processes and threads of the sandbox user (one Node process uses about 11). */
+  /**
+   * RLIMIT_NPROC: processes and threads in one sandbox (one Node process uses about 11). Since
+   * Linux 5.14 the kernel counts them per user namespace, so each sandbox has its own count
+   * (measured: two sandboxes of the same uid each reached their own limit).
+   */
   processes: 256,
   /** RLIMIT_DATA per process: heap, buffers and other private writable memory. */
   memoryBytes: 2 * 1024 ** 3,

@@ -426,13 +426,20 @@ export async function diskUsage(workspace, { stopAbove = Infinity } = {}) {
   return total;
 }
 
-async function sniffText(absolute) {
-  const handle = await open(absolute, 'r');
+/**
+ * True when the file's first 8 KiB are text. Opened without blocking (a FIFO swapped in does not
+ * hang the listing) and, for a link's target, only when the opened file is inside the workspace.
+ */
+async function sniffText(workspace, path, { viaLink }) {
+  const flags = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | (viaLink ? 0 : fsConstants.O_NOFOLLOW);
+  const handle = await open(path, flags);
   try {
+    if (!(await handle.stat()).isFile()) return false;
+    if (viaLink && !isInside(workspace, await readlink(`/proc/self/fd/${handle.fd}`))) return false;
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
     return isText(buffer.subarray(0, bytesRead), { partial: true });
   } finally {
-    await handle.close();
+    await closeQuietly(handle);
   }
 }
 
@@ -441,15 +448,17 @@ async function sniffText(absolute) {
  * matched by an exclude pattern are listed (flagged `excluded`) but not entered; files are
  * flagged `excluded` when over the size limit or not text (judged from their first 8 KiB).
  * Symlinks are listed as what they point to when that is inside the workspace and never entered.
+ * Each directory is entered through the one opened before it (never by path), so a directory
+ * swapped for a link meanwhile cannot make the listing show the outside.
  * @returns {Promise<{entries: {path: string, kind: 'file'|'directory', excluded: boolean}[], truncated: boolean}>}
  */
 export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
   const entries = [];
   let truncated = false;
-  const walk = async (absoluteDir, relativeDir) => {
+  const walk = async (dir, relativeDir) => {
     let names;
     try {
-      names = (await readdir(absoluteDir)).sort();
+      names = (await readdir(`/proc/self/fd/${dir.fd}`)).sort();
     } catch {
       return; // vanished or unreadable meanwhile: list what is there
     }
@@ -459,16 +468,17 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
         return;
       }
       const path = relativeDir ? `${relativeDir}/${name}` : name;
-      const absolute = join(absoluteDir, name);
+      const here = at(dir, name);
       let info;
-      let descend = true;
+      let target = here;
+      let viaLink = false;
       try {
-        info = await lstat(absolute);
+        info = await lstat(here);
         if (info.isSymbolicLink()) {
-          const real = await realpath(absolute);
-          if (!isInside(workspace, real)) continue;
-          info = await stat(real);
-          descend = false;
+          target = await realpath(here);
+          if (!isInside(workspace, target)) continue;
+          info = await stat(target);
+          viaLink = true;
         }
       } catch {
         continue;
@@ -476,15 +486,31 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
       if (info.isDirectory()) {
         const excluded = matchesExcludePattern(path, 'directory');
         entries.push({ path, kind: 'directory', excluded });
-        if (!excluded && descend) await walk(absolute, path);
+        if (excluded || viaLink) continue;
+        let child;
+        try {
+          child = await open(here, DIR_FLAGS);
+        } catch {
+          continue; // changed meanwhile
+        }
+        try {
+          await walk(child, path);
+        } finally {
+          await closeQuietly(child);
+        }
       } else if (info.isFile()) {
         let excluded = matchesExcludePattern(path, 'file') || info.size > MAX_FILE_BYTES;
-        if (!excluded) excluded = !(await sniffText(absolute).catch(() => false));
+        if (!excluded) excluded = !(await sniffText(workspace, target, { viaLink }).catch(() => false));
         entries.push({ path, kind: 'file', excluded });
       }
     }
   };
-  await walk(workspace, '');
+  const root = await open(workspace, DIR_FLAGS);
+  try {
+    await walk(root, '');
+  } finally {
+    await closeQuietly(root);
+  }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, truncated };
 }

@@ -214,6 +214,9 @@ describe('sandbox: file operations stay inside (BOX-4)', () => {
     assert.deepEqual([read.ok, read.code], [false, 'not_text']);
     const write = await call('write', { path: 'pipe', contents: 'x' });
     assert.deepEqual([write.ok, write.code], [false, 'invalid_path']);
+    const tree = await call('tree');
+    assert.equal(tree.ok, true);
+    assert.ok(!tree.entries.some((e) => e.path === 'pipe'), 'a FIFO is neither a file nor a directory');
     assert.deepEqual(await call('remove', { path: 'pipe' }), { ok: true });
   });
 
