@@ -72,7 +72,7 @@ async function findExecutable(command, path) {
  * @property {'running'|'exited'} status
  * @property {number|null} exitCode 128+signal number when killed by a signal
  * @property {string|null} signal
- * @property {string|null} reason why a bound or the runner ended it (output, time, cpu, memory,
+ * @property {string|null} reason why a bound or the runner ended it (output, time, disk, cpu, memory,
  *   file_size, processes, network, sandbox_unavailable), else null
  */
 

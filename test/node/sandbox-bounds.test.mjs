@@ -72,7 +72,15 @@ after(async () => {
 
 describe('sandbox: bounds (BOX-3)', () => {
   it('[BOX-3] a fork bomb stays under the process limit, the server keeps answering, and the time limit ends it whole', async () => {
-    const started = await call('spawn', { command: 'node', args: ['-e', "require('child_process').spawn('/bin/sh', ['-c', 'exec 2>/dev/null; f(){ while :; do f & done; }; f'], { stdio: 'ignore' }); setInterval(() => {}, 1000)"] });
+    // A shell fork bomb (dash gives up once fork fails) plus a flood that keeps refilling the
+    // table with long sleeps, so the limit is held for as long as the test looks.
+    const bomb = [
+      "const { spawn } = require('child_process');",
+      "spawn('/bin/sh', ['-c', 'exec 2>/dev/null; f(){ while :; do f & done; }; f'], { stdio: 'ignore' }).on('error', () => {});",
+      "const flood = () => { try { spawn('sleep', ['1000'], { stdio: 'ignore' }).on('error', () => {}); } catch {} setTimeout(flood, 1); };",
+      'flood();',
+    ].join(' ');
+    const started = await call('spawn', { command: 'node', args: ['-e', bomb] });
     assert.equal(started.ok, true);
     const lines = [];
     const done = follow(started.process.id, 0, (line) => lines.push(line));
