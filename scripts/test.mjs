@@ -9,6 +9,8 @@ const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
   { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
+  // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs).
+  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
   { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
 ];
 
@@ -19,7 +21,7 @@ const broken = [];
 
 for (const stage of stages) {
   process.stdout.write(`\n== ${stage.name}: ${stage.cmd.join(' ')}\n`);
-  const { code, output } = await run(stage.cmd);
+  const { code, output } = await run(stage.cmd, stage.env);
   if (stage.count === 'wtr') {
     const matches = [...strip(output).matchAll(/(\d+) passed, (\d+) failed/g)];
     const last = matches.at(-1);
@@ -58,9 +60,9 @@ if (broken.length) process.stdout.write(`\nfailed stages: ${broken.join(', ')}\n
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(broken.length || failed ? 1 : 0);
 
-function run([cmd, ...args]) {
+function run([cmd, ...args], env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let output = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk) => {

@@ -147,11 +147,9 @@ export function createModelContextProvider(options: ModelContextProviderOptions)
   };
 
   const load = async (): Promise<ModelContextLike> => {
-    // Decided before the polyfill replaces document.modelContext (and again after, for a polyfill
-    // another copy of ai-ops loaded first: its wrapper keeps the browser's context).
-    let own = options.browserModelContext === undefined ? findBrowserModelContext(win) : options.browserModelContext;
     await loadPolyfill();
-    if (options.browserModelContext === undefined) own ??= findBrowserModelContext(win);
+    // Decided once the polyfill ran: its wrapper keeps the browser's own context as `native`.
+    const own = options.browserModelContext === undefined ? findBrowserModelContext(win) : options.browserModelContext;
     if (own) {
       native = true;
       return createNativeRegistrar(own, installTestingSurface(win));
