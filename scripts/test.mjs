@@ -12,6 +12,8 @@ const stages = [
   // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs).
   { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
   { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
+  // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs).
+  { name: 'e2e, WebMCP on', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/e2e/'], env: { AI_OPS_BROWSER_MODE: 'webmcp' }, count: 'tap' },
 ];
 
 const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
