@@ -28,7 +28,7 @@ class GatedLoader implements ScriptLoader {
       this.waiting.push({
         src,
         run: () => {
-          if (src.endsWith('mcp-b-global.js')) (document as Document & { modelContext?: unknown }).modelContext = this.modelContext;
+          if (src.endsWith('mcp-b-global.js')) Object.defineProperty(document, 'modelContext', { value: this.modelContext, configurable: true, writable: true });
           if (src.endsWith('embed.js')) {
             const frame = document.createElement('iframe');
             frame.setAttribute('data-webmcp-relay', '1');
@@ -130,6 +130,38 @@ describe('the relay connection under races and faults', () => {
     expect(loader.modelContext.tools.size).to.equal(0);
     // Had it run after all, its widget would not stay.
     await loader.run('embed.js');
+    expect(widgets()).to.equal(0);
+  });
+});
+
+describe('disposing the runtime', () => {
+  afterEach(() => document.querySelectorAll('[data-webmcp-relay], script[data-ai-ops-relay]').forEach((e) => e.remove()));
+
+  it('[SAFE-5] [REG-1] dispose: tools unregistered, widget gone, no timer left, no listener answering focus; the stored "on" stays', async () => {
+    const loader = new GatedLoader();
+    const clock = new FakeClock();
+    const storage = new MemoryStorage();
+    const aiOps = createAiOps({ clock, storage, loader, embedded: false, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9 });
+    const session = aiOps.provideOperations('race', ops);
+    session.turnOn();
+    await loader.run('mcp-b-global.js');
+    await loader.run('embed.js');
+    for (let i = 0; i < 100 && session.getState().status !== 'on'; i++) await flush();
+    expect(session.getState().status).to.equal('on');
+    expect(loader.modelContext.tools.size).to.equal(1);
+    expect(widgets()).to.equal(1);
+    aiOps.dispose();
+    expect(loader.modelContext.tools.size).to.equal(0);
+    expect(widgets()).to.equal(0);
+    expect(session.getState().status).to.equal('off');
+    expect(storage.getItem(permissionKey('race'))).to.not.equal(null);
+    expect(clock.pending).to.equal(0);
+    // The focus listener that re-creates the widget (RELAY-5) is gone: nothing asks for embed.js again.
+    window.dispatchEvent(new Event('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    clock.advance(10_000);
+    await flush();
+    expect(loader.waiting).to.deep.equal([]);
     expect(widgets()).to.equal(0);
   });
 });
