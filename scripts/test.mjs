@@ -2,7 +2,7 @@
 // coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
 // total alone on the last line as `N passed, M failed`.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 const stages = [
@@ -13,7 +13,14 @@ const stages = [
   { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
   { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
   // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs).
-  { name: 'e2e, WebMCP on', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/e2e/'], env: { AI_OPS_BROWSER_MODE: 'webmcp' }, count: 'tap' },
+  // playwright-mcp.test.mjs always drives a Chromium with WebMCP on, so it runs once, above.
+  {
+    name: 'e2e, WebMCP on',
+    cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1',
+      ...readdirSync('test/e2e').filter((f) => f.endsWith('.test.mjs') && f !== 'playwright-mcp.test.mjs').map((f) => `test/e2e/${f}`)],
+    env: { AI_OPS_BROWSER_MODE: 'webmcp' },
+    count: 'tap',
+  },
 ];
 
 const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
