@@ -11,7 +11,11 @@
  * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
  *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
  *   here re-checks that the connection is still wanted, and a widget that appears while it is not is
- *   removed as soon as its script settles (SAFE-5).
+ *   removed as soon as its script settles (SAFE-5);
+ * - a relay on the page's relay port that was started for another origin (`--widget-origin`)
+ *   accepts the widget's WebSocket and closes it; the widget then retries that port every ~0.5 s and
+ *   never reaches a relay of this origin on another port (measured with relay 2.2.0: a relay on 9333
+ *   for another origin, ours on 9334, not found in 30 s; the code before this class did the same).
  * @module
  */
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
