@@ -18,7 +18,13 @@ export interface CallHooks {
    * Asks the user; resolves with a `done` callback to call when execution ends (so the dialog can
    * show loading until then, CONF-4), or with null when declined (CONF-6, CONF-8, SW-3).
    */
-  confirm(request: { name: string; content: ConfirmationContent; input: unknown }): Promise<null | (() => void)>;
+  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal?: AbortSignal }): Promise<null | (() => void)>;
+}
+
+/** Per-call options of {@link runCall}. */
+export interface RunCallOptions {
+  /** The caller's cancel (the browser's `execute(args, {signal})`, NAT-2): before `execute`, the call answers `declined`. */
+  signal?: AbortSignal;
 }
 
 /** A definition with its schema compiled once (not per call). */
@@ -43,13 +49,16 @@ export interface CallOutcome {
  * @example
  * const { json } = await runCall(compileOperation(definition), { path: 'a.txt' }, hooks);
  */
-export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks): Promise<CallOutcome> {
-  return serialize(await settle(operation, input, hooks));
+export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks, options: RunCallOptions = {}): Promise<CallOutcome> {
+  return serialize(await settle(operation, input, hooks, options.signal));
 }
 
-async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks): Promise<OperationResult> {
+const cancelled = () => fail(ErrorCode.declined, 'the caller cancelled the call');
+
+async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks, signal?: AbortSignal): Promise<OperationResult> {
   const { definition } = operation;
   try {
+    if (signal?.aborted) return cancelled();
     if (!hooks.isEnabled()) return fail(ErrorCode.declined, 'AI からの操作の許可が切れています (the permission has expired)');
     const invalid = operation.validate(input);
     if (invalid) return invalid;
@@ -60,8 +69,12 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     let done: (() => void) | null = null;
     if (definition.confirmation && !hooks.skipsConfirmation()) {
       const content = definition.confirmation(input);
-      done = await hooks.confirm({ name: definition.name, content, input });
-      if (!done) return fail(ErrorCode.declined, 'the user declined, or did not answer in time');
+      done = await hooks.confirm({ name: definition.name, content, input, ...(signal ? { signal } : {}) });
+      if (!done) return signal?.aborted ? cancelled() : fail(ErrorCode.declined, 'the user declined, or did not answer in time');
+    }
+    if (signal?.aborted) {
+      done?.();
+      return cancelled();
     }
     try {
       return await definition.execute(input);

@@ -35,7 +35,7 @@ export type ConfirmationAnswer = { skipFuture: boolean; done: () => void } | nul
 /** The page-wide queue. */
 export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
   /** Queues a request; resolves when the user answers, the deadline passes, or the tool is declined. */
-  request(request: { tool: string; name: string; content: ConfirmationContent }): Promise<ConfirmationAnswer>;
+  request(request: { tool: string; name: string; content: ConfirmationContent; signal?: AbortSignal }): Promise<ConfirmationAnswer>;
   /** The user pressed the action button: the request runs; the dialog stays (loading) until done. */
   approve(id: number, options?: { skipFuture?: boolean }): void;
   /** The user pressed やめる, Esc, or the backdrop (CONF-6). */
@@ -97,14 +97,25 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    request({ tool, name, content }) {
+    request({ tool, name, content, signal }) {
+      // NAT-2: a call its caller cancelled is never shown.
+      if (signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
       const arrivedAt = clock.now();
       const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting' };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
         const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));
-        pending.set(id, { resolve, cancelDeadline });
+        // NAT-2: the caller cancelled: the dialog (shown or queued) is dropped and the call declined.
+        const onAbort = () => decline(id);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        pending.set(id, {
+          resolve,
+          cancelDeadline: () => {
+            cancelDeadline();
+            signal?.removeEventListener('abort', onAbort);
+          },
+        });
         const { current, queued } = store.getState();
         store.setState(current ? { current, queued: [...queued, request] } : { current: request, queued });
       });
