@@ -37,8 +37,11 @@ export interface ToolSession extends ReadableStore<ToolSessionState> {
   turnOn(): void;
   /** The user turned the switch off (deletes the stored key, PERM-6). */
   turnOff(): void;
-  /** Calls an operation through the whole pipeline, as an agent would; resolves to the JSON envelope. */
-  call(name: string, input: unknown): Promise<string>;
+  /**
+   * Calls an operation through the whole pipeline, as an agent would; resolves to the JSON
+   * envelope. `signal` is the caller's cancellation (NAT-2).
+   */
+  call(name: string, input: unknown, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /** What a session needs from the page-wide runtime. */
@@ -88,7 +91,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   };
   let registration: AbortController | null = null;
 
-  const call = async (name: string, input: unknown) => {
+  const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
+    // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
+    const arrivedAt = clock.now();
     if (!definitions.has(name)) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let loaded;
     try {
@@ -97,15 +102,16 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
       return serialize(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
     }
     const { result, json } = await loaded.runCall(loaded.operations.get(name)!, input, {
+      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
       isEnabled: () => permission.isEnabled(),
       skipsConfirmation: () => permission.skipsConfirmation(),
       async confirm(request) {
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content });
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
         if (!answer) return null;
         if (answer.skipFuture) permission.skipConfirmations();
         return answer.done;
       },
-    });
+    }, { signal });
     log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
     return { result, json };
   };
@@ -181,8 +187,8 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     turnOff() {
       permission.disable();
     },
-    async call(name, input) {
-      return (await call(name, input)).json;
+    async call(name, input, options) {
+      return (await call(name, input, options)).json;
     },
   };
 }

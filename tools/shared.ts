@@ -1,13 +1,14 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
  * slides/excalidraw/drawio (DOC-1), file listings (FILE-3), output tails, the relay-wait sentence of
- * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool.
+ * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
+ * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
-import type { ConfirmationContent } from '../src/definition.js';
+import type { PrepareContext } from '../src/definition.js';
 import { resolveRelativePath, type FileEntry } from '../src/files.js';
 import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js';
-import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
 
 /**
  * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
@@ -33,49 +34,36 @@ export interface OpenDocument {
   name: string;
 }
 
+/** The context of an operation on the open document: the document it acts on. */
+export interface DocumentContext {
+  readonly document: OpenDocument;
+}
+
+function isDocumentContext(value: unknown): value is DocumentContext {
+  const document = (value as { document?: unknown } | null | undefined)?.document;
+  return typeof document === 'object' && document !== null && typeof (document as { id?: unknown }).id === 'string';
+}
+
 /**
- * Guards the operations of a single-document tool (DOC-1): `not_ready` while the tool is loading or
- * nothing is open, and, for the confirmed operations, `not_ready` when the user switched documents
- * while the dialog was open, so a confirmation about 「A」 never changes 「B」.
+ * The first step of every `prepare` of a single-document tool (DOC-1): `not_ready` while the tool
+ * is loading or nothing is open, and, in the run after approval, `not_ready` when the user switched
+ * documents while the dialog was open (the confirmed context names the document the dialog showed),
+ * so a confirmation about 「A」 never changes 「B」.
  * @example
- * const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
- * check: async () => guard.require(),
- * confirmation: (input) => { const doc = guard.remember(input); … },
- * execute: async (input) => { const doc = guard.current(input); if ('error' in doc) return doc; … },
+ * const openDocument = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
+ * prepare: async (input, call) => openDocument(call),
+ * confirmation: (input, { document }) => ({ title: `図「${document.name}」…`, … }),
  */
 export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, what: string) {
   // `what` names the document kind in messages (`no drawing is open…`).
-  // Keyed by the input object, which runCall hands unchanged to check, confirmation and execute.
-  const confirmed = new WeakMap<object, string>();
-  const open = (): OpenDocument | OperationFailure => {
-    const document = getOpenDocument();
-    return document ? { id: document.id, name: document.name } : fail(ErrorCode.notReady, `no ${what} is open in the page, or the page has not finished loading`);
-  };
-  return {
-    /** The open document, or `not_ready`. */
-    open,
-    /** `not_ready` when nothing is open, else null: what `check` answers. */
-    require(): OperationFailure | null {
-      const document = open();
-      return 'error' in document ? document : null;
-    },
-    /** Records which document the confirmation shows; returns it (its name goes into the title). */
-    remember(input: unknown): OpenDocument {
-      const document = open();
-      if ('error' in document) return { id: '', name: '' };
-      if (typeof input === 'object' && input !== null) confirmed.set(input, document.id);
-      return document;
-    },
-    /** The open document for `execute`: `not_ready` when none, or when it is not the one confirmed. */
-    current(input: unknown): OpenDocument | OperationFailure {
-      const document = open();
-      if ('error' in document) return document;
-      const shown = typeof input === 'object' && input !== null ? confirmed.get(input) : undefined;
-      if (shown !== undefined && shown !== document.id) {
-        return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
-      }
-      return document;
-    },
+  return (call?: PrepareContext): DocumentContext | OperationFailure => {
+    const open = getOpenDocument();
+    if (!open) return fail(ErrorCode.notReady, `no ${what} is open in the page, or the page has not finished loading`);
+    const shown = isDocumentContext(call?.confirmed) ? call.confirmed.document : undefined;
+    if (shown && shown.id !== open.id) {
+      return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
+    }
+    return { document: { id: open.id, name: open.name } };
   };
 }
 
@@ -86,24 +74,9 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
  */
 export function filePath(path: string): { ok: true; path: string } | OperationFailure {
   const resolved = resolveRelativePath(path);
-  if (!resolved.ok) return resolved;
+  if (isFailure(resolved)) return resolved;
   if (resolved.path === '') return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
   return resolved;
-}
-
-/**
- * The confirmation of `node_delete_file` and `go_delete_file` (CONF-1): the same title and button
- * for both; `where` says whose files they are. The path is shown as it will be used (normalised).
- */
-export function deleteFileConfirmation(inputPath: string, where: string): ConfirmationContent {
-  const path = filePath(inputPath);
-  const shown = path.ok ? path.path : inputPath;
-  return {
-    title: `ファイル「${shown}」を削除する`,
-    summary: `${where}から、ファイル「${shown}」を削除します。`,
-    actionLabel: '削除する',
-    undoable: false,
-  };
 }
 
 /**
@@ -150,7 +123,7 @@ export function listUnder(
   let dir = '';
   if (path !== undefined) {
     const resolved = resolveRelativePath(path);
-    if (!resolved.ok) return resolved;
+    if (isFailure(resolved)) return resolved;
     dir = resolved.path;
   }
   const all = withDirectories(entries);

@@ -83,12 +83,12 @@ describe('the conformance kit (src/conformance.ts)', () => {
           return succeed({ entries: [] });
         },
       }),
-      // A bad name, no description, and a check that never answers.
+      // A bad name, no description, and a prepare that never answers.
       defineOperation({
         name: 'Bad-Name',
         description: '',
         inputSchema: { type: 'object', properties: { sql: textSchema('SQL') }, required: ['sql'], additionalProperties: false },
-        check: () => new Promise(() => {}),
+        prepare: () => new Promise(() => {}),
         execute: async () => succeed(),
       }),
     ];

@@ -46,6 +46,41 @@ export function cellIds(root: Element): string[] {
   return ids;
 }
 
+/** draw.io's compressed page: base64 of raw-deflated, URI-encoded XML (what draw.io saves by default). */
+async function inflate(packed: string): Promise<string> {
+  const bytes = Uint8Array.from(atob(packed.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return decodeURIComponent(await new Response(stream).text());
+}
+
+/**
+ * Makes the first page of a diagram editable in place (DRW-2): when its `<diagram>` holds the
+ * compressed text instead of an `<mxGraphModel>`, the text is inflated and replaced by the model,
+ * so the document is written back uncompressed (draw.io reads both forms). Resolves to a message
+ * when the text cannot be inflated; to null when there was nothing to do or it was done.
+ * @example await expandFirstPage(document); modelRoot(document) // now found
+ */
+export async function expandFirstPage(document: XMLDocument): Promise<string | null> {
+  const top = document.documentElement;
+  if (top.localName !== 'mxfile') return null;
+  const page = Array.from(top.children).find((child) => child.localName === 'diagram');
+  if (!page || Array.from(page.children).some((child) => child.localName === 'mxGraphModel')) return null;
+  const packed = page.textContent?.trim() ?? '';
+  if (packed === '') return null;
+  let text: string;
+  try {
+    text = await inflate(packed);
+  } catch (error) {
+    return `the first <diagram> holds text that is not draw.io's compressed form: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const model = parseXml(text);
+  if (!model.ok) return `the first <diagram>'s compressed content is not well-formed XML: ${model.message}`;
+  if (model.document.documentElement.localName !== 'mxGraphModel') return 'the first <diagram>\'s compressed content is not an <mxGraphModel>';
+  page.textContent = '';
+  page.appendChild(document.importNode(model.document.documentElement, true));
+  return null;
+}
+
 /** The `<root>` of the first `<mxGraphModel>` of a diagram, or null. */
 export function modelRoot(document: XMLDocument): Element | null {
   const top = document.documentElement;
