@@ -108,9 +108,15 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       return isFailure(store) ? store : { store };
     },
     execute: async (input, { store }) => {
+      const cut = store.entriesTruncated === true;
       const listing = listUnder(store.entries(), input.path, (entry) => !store.hidden?.(entry));
-      if (isFailure(listing)) return listing;
-      return ok({ entries: listing.entries, truncated: listing.truncated || store.entriesTruncated === true });
+      if (!isFailure(listing)) return ok({ entries: listing.entries, truncated: listing.truncated || cut });
+      // A directory past the tool's own cut is not in the listing at all: say so, not not_found.
+      const dir = input.path === undefined ? null : filePath(input.path);
+      if (cut && listing.error.code === ErrorCode.notFound && dir && !isFailure(dir) && (await store.locate(dir.path)) === 'directory') {
+        return ok({ entries: [], truncated: true });
+      }
+      return listing;
     },
   });
 
