@@ -2,15 +2,17 @@
  * The four file operations of the node and go tools (FILE-1..FILE-6), written once. A tool gives a
  * {@link FileStore} over its own files (the node runner's async client, the Go page's sync module)
  * and its wording; the rules — relative paths, directories are not files, 1 MB of text, listings
- * of 1,000 entries, delete only after confirmation — are the same for both.
+ * of every level with at most 1,000 entries, delete only after confirmation — are the same for both.
  * @module
  */
-import type { ConfirmationContent } from '../src/definition.js';
-import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema, type FileEntry } from '../src/files.js';
-import { MAX_TEXT_BYTES, utf8ByteLength } from '../src/limits.js';
+import { defineOperation, type AnyOperationDefinition, type ConfirmationContent } from '../src/definition.js';
+import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema, type FileEntry } from '../src/files.js';
+import { MAX_LIST_ENTRIES, MAX_TEXT_BYTES, head, utf8ByteLength } from '../src/limits.js';
 import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
-import { defineOperation, type AnyOperationDefinition } from '../src/definition.js';
-import { filePath, kindOf, listUnder, ok, withDirectories, type PathKind } from './shared.js';
+import { ok } from './shared.js';
+
+/** What a path is in a listing. */
+export type PathKind = 'file' | 'directory' | 'missing';
 
 /** A tool's files as the operations see them. Read on every call (DEF-6). */
 export interface FileStore {
@@ -26,18 +28,8 @@ export interface FileStore {
   write(path: string, contents: string): Promise<OperationFailure | undefined>;
   /** Removes a file, never a directory (FILE-6). */
   remove(path: string): Promise<OperationFailure | undefined>;
-  /** Where `path` stands when `entries()` does not show it (a tree not refreshed yet, an excluded directory). */
+  /** Where `path` stands when `entries()` does not show it (a tree not refreshed yet, a cut, an excluded directory). */
   locate(path: string): Promise<PathKind>;
-}
-
-/** The wording of one tool's four operations. */
-export interface FileOperationsWording {
-  list: string;
-  read: string;
-  write: string;
-  delete: string;
-  /** Whose files, in the delete confirmation's summary: `Go を動かすツールのプロジェクト`. */
-  where: string;
 }
 
 /** Options of {@link createFileOperations}: what differs between node and go. */
@@ -46,23 +38,50 @@ export interface FileOperationsOptions {
   tool: string;
   /** The store now, or `not_ready` while the tool cannot reach its files. */
   store(): FileStore | OperationFailure;
-  wording: FileOperationsWording;
+  /** The four descriptions, and whose files they are in the delete dialog (`Go を動かすツールのプロジェクト`). */
+  wording: { list: string; read: string; write: string; delete: string; where: string };
+}
+
+/** The confirmation of `*_delete_file` (CONF-1), the path shown as it will be used (normalised). */
+export function deleteFileConfirmation(path: string, where: string): ConfirmationContent {
+  return { title: `ファイル「${path}」を削除する`, summary: `${where}から、ファイル「${path}」を削除します。`, actionLabel: '削除する', undoable: false };
 }
 
 /**
- * The confirmation of `*_delete_file` (CONF-1): the same title and button for every tool; `where`
- * says whose files they are. The path is shown as it will be used (normalised).
+ * A path for an operation on one file: relative, inside the working directory, and not the working
+ * directory itself (FILE-2).
+ * @example filePath('src/../a.txt') // { ok: true, path: 'a.txt' }
  */
-export function deleteFileConfirmation(path: string, where: string): ConfirmationContent {
-  return {
-    title: `ファイル「${path}」を削除する`,
-    summary: `${where}から、ファイル「${path}」を削除します。`,
-    actionLabel: '削除する',
-    undoable: false,
-  };
+export function filePath(path: string): { ok: true; path: string } | OperationFailure {
+  const resolved = resolveRelativePath(path);
+  if (isFailure(resolved) || resolved.path !== '') return resolved;
+  return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
 }
 
-type FileContext = { store: FileStore; path: string };
+/**
+ * Adds the ancestor directories a listing leaves implicit, so `a/b.txt` alone still lists `a`.
+ * @example withDirectories([{ path: 'a/b.txt', kind: 'file' }]) // a (directory), a/b.txt (file)
+ */
+export function withDirectories(entries: readonly FileEntry[]): FileEntry[] {
+  const byPath = new Map<string, FileEntry>();
+  for (const entry of entries) {
+    const path = entry.path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (path !== '' && path !== '.') byPath.set(path, { path, kind: entry.kind === 'directory' ? 'directory' : 'file' });
+  }
+  for (const path of [...byPath.keys()]) {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const dir = segments.slice(0, i).join('/');
+      if (!byPath.has(dir)) byPath.set(dir, { path: dir, kind: 'directory' });
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** Whether `path` is a file, a directory or absent in `entries` (the working directory is a directory). */
+function kindOf(entries: readonly FileEntry[], path: string): PathKind {
+  return path === '' ? 'directory' : entries.find((entry) => entry.path === path)?.kind ?? 'missing';
+}
 
 /** `invalid_input` when `path` is a directory, or a file stands where one of its parents would go. */
 function writable(entries: readonly FileEntry[], path: string): OperationFailure | null {
@@ -82,6 +101,8 @@ function textOf(path: string, contents: string): OperationFailure | null {
   return contents.includes('\u0000') ? fail(ErrorCode.invalidInput, `${path} is not text`) : null;
 }
 
+const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 /**
  * Creates `<tool>_list_files`, `<tool>_read_file`, `<tool>_write_file` and `<tool>_delete_file`.
  * @example
@@ -89,34 +110,32 @@ function textOf(path: string, contents: string): OperationFailure | null {
  */
 export function createFileOperations(options: FileOperationsOptions): AnyOperationDefinition[] {
   const { tool, wording } = options;
-  /** The store and the normalised path of a one-file operation, or why not. */
-  const resolve = (inputPath: string): FileContext | OperationFailure => {
+  /** The store, the normalised path and the entries now, or why not. */
+  const resolve = (path: { ok: true; path: string } | OperationFailure) => {
     const store = options.store();
     if (isFailure(store)) return store;
-    const path = filePath(inputPath);
-    return isFailure(path) ? path : { store, path: path.path };
+    return isFailure(path) ? path : { store, path: path.path, entries: withDirectories(store.entries()) };
   };
-  const entries = (store: FileStore) => withDirectories(store.entries());
 
   const listFiles = defineOperation({
     name: `${tool}_list_files`,
     description: wording.list,
     inputSchema: listFilesSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    prepare: async () => {
-      const store = options.store();
-      return isFailure(store) ? store : { store };
-    },
-    execute: async (input, { store }) => {
+    prepare: async (input) => resolve(input.path === undefined ? { ok: true, path: '' } : resolveRelativePath(input.path)),
+    execute: async (_input, { store, path, entries }) => {
       const cut = store.entriesTruncated === true;
-      const listing = listUnder(store.entries(), input.path, (entry) => !store.hidden?.(entry));
-      if (!isFailure(listing)) return ok({ entries: listing.entries, truncated: listing.truncated || cut });
-      // A directory past the tool's own cut is not in the listing at all: say so, not not_found.
-      const dir = input.path === undefined ? null : filePath(input.path);
-      if (cut && listing.error.code === ErrorCode.notFound && dir && !isFailure(dir) && (await store.locate(dir.path)) === 'directory') {
-        return ok({ entries: [], truncated: true });
+      const kind = kindOf(entries, path);
+      if (kind === 'file') return fail(ErrorCode.invalidInput, `not a directory: ${path}`);
+      if (kind === 'missing') {
+        // A directory past the tool's own cut is not in its listing at all: say so, not not_found.
+        if (cut && (await store.locate(path)) === 'directory') return ok({ entries: [], truncated: true });
+        return fail(ErrorCode.notFound, `no such directory: ${path}`);
       }
-      return listing;
+      const prefix = path === '' ? '' : `${path}/`;
+      const under = entries.filter((entry) => entry.path.startsWith(prefix) && !store.hidden?.(entry)).sort(byPath);
+      const { items, truncated } = head(under, MAX_LIST_ENTRIES);
+      return ok({ entries: items, truncated: truncated || cut });
     },
   });
 
@@ -126,10 +145,9 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     inputSchema: readFileSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
     prepare: async (input) => {
-      const ctx = resolve(input.path);
-      if (isFailure(ctx)) return ctx;
-      if (kindOf(entries(ctx.store), ctx.path) === 'directory') return fail(ErrorCode.invalidInput, `is a directory, not a file: ${ctx.path}`);
-      return ctx;
+      const ctx = resolve(filePath(input.path));
+      if (isFailure(ctx) || kindOf(ctx.entries, ctx.path) !== 'directory') return ctx;
+      return fail(ErrorCode.invalidInput, `is a directory, not a file: ${ctx.path}`);
     },
     execute: async (_input, { store, path }) => {
       const read = await store.read(path);
@@ -143,9 +161,8 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     description: wording.write,
     inputSchema: writeFileSchema,
     prepare: async (input) => {
-      const ctx = resolve(input.path);
-      if (isFailure(ctx)) return ctx;
-      return writable(entries(ctx.store), ctx.path) ?? ctx;
+      const ctx = resolve(filePath(input.path));
+      return isFailure(ctx) ? ctx : writable(ctx.entries, ctx.path) ?? ctx;
     },
     execute: async (input, { store, path }) => (await store.write(path, input.contents)) ?? ok({ path }),
   });
@@ -157,13 +174,12 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     annotations: { consequentialHint: true },
     // Runs again after approval: the user may have changed the files, or the runtime rebooted.
     prepare: async (input) => {
-      const ctx = resolve(input.path);
+      const ctx = resolve(filePath(input.path));
       if (isFailure(ctx)) return ctx;
-      const known = kindOf(entries(ctx.store), ctx.path);
+      const known = kindOf(ctx.entries, ctx.path);
       const kind = known === 'missing' ? await ctx.store.locate(ctx.path) : known;
       if (kind === 'directory') return fail(ErrorCode.invalidInput, `is a directory, not a file: ${ctx.path}`);
-      if (kind === 'missing') return fail(ErrorCode.notFound, `no such file: ${ctx.path}`);
-      return ctx;
+      return kind === 'missing' ? fail(ErrorCode.notFound, `no such file: ${ctx.path}`) : ctx;
     },
     confirmation: (_input, { path }) => deleteFileConfirmation(path, wording.where),
     execute: async (_input, { store, path }) => (await store.remove(path)) ?? ok({ path }),

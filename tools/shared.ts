@@ -1,14 +1,13 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
- * slides/excalidraw/drawio (DOC-1), file listings (FILE-3), output tails, the relay-wait sentence of
+ * slides/excalidraw/drawio (DOC-1), output tails, the relay-wait sentence of
  * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
  * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
 import type { PrepareContext } from '../src/definition.js';
-import { resolveRelativePath, type FileEntry } from '../src/files.js';
-import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import { MAX_OUTPUT_CHARS, tail } from '../src/limits.js';
+import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
 
 /**
  * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
@@ -68,77 +67,6 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
 }
 
 /**
- * A path for an operation on one file: relative, inside the working directory, and not the working
- * directory itself (FILE-2).
- * @example filePath('src/../a.txt') // { ok: true, path: 'a.txt' }
- */
-export function filePath(path: string): { ok: true; path: string } | OperationFailure {
-  const resolved = resolveRelativePath(path);
-  if (isFailure(resolved)) return resolved;
-  if (resolved.path === '') return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
-  return resolved;
-}
-
-/**
- * Adds the ancestor directories a listing leaves implicit, so `a/b.txt` alone still lists `a`.
- * @example withDirectories([{ path: 'a/b.txt', kind: 'file' }]) // a (directory), a/b.txt (file)
- */
-export function withDirectories(entries: readonly FileEntry[]): FileEntry[] {
-  const byPath = new Map<string, FileEntry>();
-  for (const entry of entries) {
-    const path = entry.path.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    if (path === '' || path === '.') continue;
-    byPath.set(path, { path, kind: entry.kind === 'directory' ? 'directory' : 'file' });
-  }
-  for (const path of [...byPath.keys()]) {
-    const segments = path.split('/');
-    for (let i = 1; i < segments.length; i++) {
-      const dir = segments.slice(0, i).join('/');
-      if (!byPath.has(dir)) byPath.set(dir, { path: dir, kind: 'directory' });
-    }
-  }
-  return [...byPath.values()];
-}
-
-/** What a file's place in a listing says about it. */
-export type PathKind = 'file' | 'directory' | 'missing';
-
-/** Whether `path` is a file, a directory or absent in `entries` (the working directory is a directory). */
-export function kindOf(entries: readonly FileEntry[], path: string): PathKind {
-  if (path === '') return 'directory';
-  const found = entries.find((entry) => entry.path === path);
-  return found ? found.kind : 'missing';
-}
-
-/**
- * The listing of FILE-3: every level under `path` (the whole tree when omitted), sorted, at most
- * 1,000 entries with `truncated`. A missing `path` is `not_found`, a file `invalid_input`.
- * @example listUnder(entries, 'src', (e) => !excluded(e))
- */
-export function listUnder(
-  entries: readonly FileEntry[],
-  path: string | undefined,
-  include: (entry: FileEntry) => boolean = () => true,
-): { entries: FileEntry[]; truncated: boolean } | OperationFailure {
-  let dir = '';
-  if (path !== undefined) {
-    const resolved = resolveRelativePath(path);
-    if (isFailure(resolved)) return resolved;
-    dir = resolved.path;
-  }
-  const all = withDirectories(entries);
-  const kind = kindOf(all, dir);
-  if (kind === 'missing') return fail(ErrorCode.notFound, `no such directory: ${dir}`);
-  if (kind === 'file') return fail(ErrorCode.invalidInput, `not a directory: ${dir}`);
-  const prefix = dir === '' ? '' : `${dir}/`;
-  const under = all
-    .filter((entry) => entry.path.startsWith(prefix) && include(entry))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const { items, truncated } = head(under, MAX_LIST_ENTRIES);
-  return { entries: items, truncated };
-}
-
-/**
  * Collects a stream of output chunks while keeping memory bounded: the tail of the text is kept
  * (NODE-5, GO-6) and whether anything was dropped is remembered.
  * @example const sink = createOutputSink(); sink.push('a'); sink.result() // { output: 'a', truncated: false }
@@ -190,11 +118,4 @@ export function jsonSafe(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = jsonSafe(item);
   return copy;
-}
-
-/** A plain record of the given keys of `value`, in that order (exact result shapes, RES-5). */
-export function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
-  for (const key of keys) out[key] = value[key];
-  return out;
 }

@@ -102,35 +102,13 @@ function randomId(): string {
 
 /** An element of `excalidraw_read`: exactly the fields of EXC-1. */
 function readElement(element: ExcalidrawElementLike) {
-  const out: Record<string, unknown> = {
-    id: element.id,
-    type: element.type,
-    x: element.x,
-    y: element.y,
-    width: element.width,
-    height: element.height,
-    text: element.text ?? null,
-    strokeColor: element.strokeColor,
-    backgroundColor: element.backgroundColor,
-  };
-  if (element.type === 'arrow') {
-    out.from = element.from ?? null;
-    out.to = element.to ?? null;
-  }
-  return out;
+  const { id, type, x, y, width, height, strokeColor, backgroundColor } = element;
+  const out = { id, type, x, y, width, height, text: element.text ?? null, strokeColor, backgroundColor };
+  return type === 'arrow' ? { ...out, from: element.from ?? null, to: element.to ?? null } : out;
 }
 
-type NewElementInput = {
-  type: NewElementType;
-  x: number;
-  y: number;
-  id?: string;
-  width?: number;
-  height?: number;
-  text?: string;
-  from?: string;
-  to?: string;
-};
+/** A `NewElement` of the input: an element to add whose id may be left to us. */
+type NewElementInput = Omit<ElementToAdd, 'id'> & { readonly id?: string };
 
 /**
  * Creates the Excalidraw operations; they act on the drawing open in the page only (DOC-1).

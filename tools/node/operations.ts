@@ -19,19 +19,11 @@ export interface NodeOperationsOptions {
 }
 
 /**
- * The runner's limits on a command (demo/server/runner.mjs): it names the process `ai: <command>`
- * and caps a name at 256 characters, and it refuses a request body over 64 KiB (NODE-9).
+ * The runner's limits on a command (demo/server/runner.mjs, NODE-9): it names the process
+ * `ai: <command>` and caps a name at 256 characters, takes 1,000 arguments, and refuses a request
+ * body over 64 KiB; one argument may take 60 KiB of it.
  */
-export const NODE_COMMAND_LIMITS = {
-  /** 256 for the process name, less the 4 of `ai: `. */
-  commandLength: 252,
-  /** The runner takes at most 1,000 arguments. */
-  args: 1000,
-  /** The whole spawn request (command, args, name as JSON) must fit the runner's 64 KiB body limit. */
-  requestBytes: 64 * 1024,
-  /** One argument: the request limit less room for the rest of the request. */
-  argBytes: 60 * 1024,
-} as const;
+export const NODE_COMMAND_LIMITS = { commandLength: 256 - 'ai: '.length, args: 1000, requestBytes: 64 * 1024, argBytes: 60 * 1024 } as const;
 
 /** How long a killed process may take to be confirmed gone before `timeout` is answered anyway. */
 const KILL_WAIT_MS = 5000;
@@ -120,28 +112,25 @@ function commandFits(command: string, args: readonly string[]): OperationFailure
   );
 }
 
-/**
- * Waits for `proc` to exit, at most `ms`; true when it did. A runtime that is itself stuck must not
- * hold the answer for ever.
- */
-async function exited(proc: NodeProcessLike, clock: Clock, ms: number): Promise<boolean> {
-  let timer: unknown;
-  const late = new Promise<false>((resolve) => {
-    timer = clock.setTimeout(() => resolve(false), ms);
+/** Resolves to `value` after `ms` on `clock`, unless cancelled first. */
+function after<T>(clock: Clock, ms: number, value: T) {
+  let handle: unknown;
+  const promise = new Promise<T>((resolve) => {
+    handle = clock.setTimeout(() => resolve(value), ms);
   });
-  try {
-    return await Promise.race([proc.exit.then(() => true, () => true), late]);
-  } finally {
-    clock.clearTimeout(timer);
-  }
+  return { promise, cancel: () => clock.clearTimeout(handle) };
 }
 
-/** Kills `proc` and waits (bounded) until the runtime confirms it is gone. */
+/** Kills `proc`; true once the runtime confirms it is gone, false when that takes over the bound. */
 async function killed(proc: NodeProcessLike, clock: Clock): Promise<boolean> {
-  // kill() itself is not awaited: a stuck runtime must not hold the answer; the bounded wait on
-  // the exit decides.
+  // kill() is not awaited on its own: a stuck runtime must not hold the answer for ever.
   void Promise.resolve().then(() => proc.kill()).catch(() => {});
-  return exited(proc, clock, KILL_WAIT_MS);
+  const late = after(clock, KILL_WAIT_MS, false);
+  try {
+    return await Promise.race([proc.exit.then(() => true, () => true), late.promise]);
+  } finally {
+    late.cancel();
+  }
 }
 
 /**
@@ -174,32 +163,29 @@ export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOper
     const proc = await rt.processes.start(input.command, input.args ?? [], { name: `ai: ${input.command}` });
     const sink = createOutputSink(stripTerminalControls);
     const unsubscribe = proc.output.subscribe((chunk) => sink.push(chunk));
-    let timer: unknown;
+    const deadline = after(clock, timeoutMs, 'timeout' as const);
     let onAbort = () => {};
-    const ended = new Promise<'timeout' | 'cancelled'>((resolve) => {
-      timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
+    const cancelled = new Promise<'cancelled'>((resolve) => {
       onAbort = () => resolve('cancelled');
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      const end = await Promise.race([proc.exit, ended]);
+      const end = await Promise.race([proc.exit, deadline.promise, cancelled]);
+      if (proc.output.truncated) sink.markDropped();
+      const { output, truncated } = sink.result();
       if (typeof end === 'number') {
-        if (proc.output.truncated) sink.markDropped();
-        const { output, truncated } = sink.result();
         await rt.files.tree.refresh?.().catch(() => {});
         return ok({ exitCode: end, output, truncated });
       }
-      // The output until the deadline (or the cancel); then answer only once the runtime confirms
-      // the process is gone (bounded), so "killed" is true when it says so.
-      if (proc.output.truncated) sink.markDropped();
-      const { output, truncated } = sink.result();
+      // The output is that of the deadline (or the cancel); the answer waits until the runtime
+      // confirms the process is gone (bounded), so "killed" is true when it says so.
       const gone = await killed(proc, clock);
       const how = gone ? 'and was killed' : `and was told to stop, but its end was not confirmed within ${KILL_WAIT_MS} ms`;
       if (end === 'timeout') return fail(ErrorCode.timeout, `the command did not finish within ${timeoutMs} ms ${how}`, { output, truncated });
       // NAT-2: the caller cancelled the call.
       return fail(ErrorCode.failed, `the call was cancelled by its caller while the command ran, ${how}`, { output, truncated });
     } finally {
-      clock.clearTimeout(timer);
+      deadline.cancel();
       signal.removeEventListener('abort', onAbort);
       unsubscribe();
     }
