@@ -56,23 +56,23 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
   /** Parses `cells` against the open diagram: the diagram's XML with the cells added, or why not (DRW-1, DRW-2). */
   const addTo = async (cells: string): Promise<{ xml: string; count: number } | OperationFailure> => {
     const parsedCells = parseCells(cells);
-    if (!parsedCells.ok) return fail(ErrorCode.invalidInput, parsedCells.message);
+    if (isFailure(parsedCells)) return parsedCells;
     const diagram = parseXml(adapter.getXml());
     if (!diagram.ok) return fail(ErrorCode.failed, `the open diagram's XML cannot be read: ${diagram.message}`);
     const unreadable = await expandFirstPage(diagram.document);
-    if (unreadable) return fail(ErrorCode.failed, unreadable);
+    if (unreadable) return unreadable;
     const root = modelRoot(diagram.document);
     if (!root) return fail(ErrorCode.failed, 'the open diagram has no <mxGraphModel><root> to add cells to');
     const existing = new Set(cellIds(root));
     const added = new Set<string>();
-    for (const [index, cell] of parsedCells.cells.entries()) {
+    for (const [index, cell] of parsedCells.entries()) {
       const id = cell.getAttribute('id');
       if (id === null || id === '') return fail(ErrorCode.invalidInput, `cell ${index + 1} (<${cell.localName}>) has no id`);
       if (existing.has(id)) return fail(ErrorCode.invalidInput, `an mxCell with the id ${JSON.stringify(id)} is already in the diagram`);
       if (added.has(id)) return fail(ErrorCode.invalidInput, `the id ${JSON.stringify(id)} is used twice in cells`);
       added.add(id);
     }
-    for (const cell of parsedCells.cells) {
+    for (const cell of parsedCells) {
       const inner = innerCell(cell);
       for (const reference of ['parent', 'source', 'target']) {
         const target = inner.getAttribute(reference);
@@ -81,8 +81,8 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
         }
       }
     }
-    for (const cell of parsedCells.cells) root.appendChild(diagram.document.importNode(cell, true));
-    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.cells.length };
+    for (const cell of parsedCells) root.appendChild(diagram.document.importNode(cell, true));
+    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.length };
   };
 
   const diagramXml = (xml: string): OperationFailure | null => {
