@@ -86,7 +86,7 @@ export interface NodeRuntimeLike {
 export interface NodeToolAdapter {
   /**
    * The runtime instance in use now, or null while it is not booted or failed to boot (NODE-1).
-   * Called on every check and execute, so a reboot's new instance is used at once (NODE-2).
+   * Called on every prepare (again after approval), so a reboot's new instance is used at once (NODE-2).
    */
   getRuntime(): NodeRuntimeLike | null;
 }
