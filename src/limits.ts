@@ -63,13 +63,15 @@ export function timeoutSchema<const D extends string>(description: D) {
 // - CSI, 7-bit `ESC [` or 8-bit U+009B, with parameter, intermediate and final bytes;
 // - control strings (OSC `ESC ]`, DCS `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _` and their 8-bit
 //   forms) up to BEL or ST (`ESC \`, U+009C); another ESC aborts the string, as in xterm; an
-//   unterminated one runs to the end of the text;
+//   unterminated 7-bit one runs to the end of the text, while a lone 8-bit introducer (a stray
+//   U+009D in binary output) is dropped alone, so it cannot swallow the rest of the output (its
+//   payload is looked for once, at most 1,024 characters, with no backtracking into it);
 // - the other escape sequences: `ESC` + intermediates + final (`ESC ( B`, `ESC # 8`), and
 //   `ESC` + one final (`ESC 7`, `ESC 8`, `ESC =`, `ESC >`, `ESC c`);
 // - any other C1 control, and the C0 controls a terminal acts on, except TAB, LF, CR and BS, which
 //   the line rendering below handles.
 const TERMINAL_CONTROLS =
-  /(?:\u001b\[|\u009b)([0-?]*)[ -/]*([@-~])|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]+[0-~]|\u001b[0-~]|[\u0080-\u009f]|[\u0000-\u0007\u000b\u000c\u000e-\u001f\u007f]|\u001b/g;
+  /(?:\u001b\[|\u009b)([0-?]*)[ -/]*([@-~])|\u001b[\]PX^_][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[\u0090\u0098\u009d\u009e\u009f](?=([^\u0007\u001b\u009c]{0,1024}))\3(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]+[0-~]|\u001b[0-~]|[\u0080-\u009f]|[\u0000-\u0007\u000b\u000c\u000e-\u001f\u007f]|\u001b/g;
 
 // Erase-in-line (CSI K) survives the first pass as a C0 marker the line rendering acts on; the
 // markers cannot come from the text itself, whose C0 controls the same pass removes.

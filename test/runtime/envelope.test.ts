@@ -128,6 +128,7 @@ describe('envelope, limits and validation', () => {
       ['CSI with private parameters (cursor hide/show)', '\u001b[?25la\u001b[?25h', 'a'],
       ['an unterminated OSC at the end', 'done\u001b]0;tit', 'done'],
       ['a lone ESC at the end', 'done\u001b', 'done'],
+      ['a stray 8-bit OSC introducer swallows nothing', 'a\u009db\nc', 'ab\nc'],
     ];
     for (const [what, input, expected] of cases) expect(stripTerminalControls(input), what).to.equal(expected);
   });
