@@ -7,7 +7,7 @@
  */
 import type { PrepareContext } from '../src/definition.js';
 import { MAX_OUTPUT_CHARS, tail } from '../src/limits.js';
-import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
 
 /**
  * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
@@ -36,6 +36,20 @@ export interface OpenDocument {
 /** The context of an operation on the open document: the document it acts on. */
 export interface DocumentContext {
   readonly document: OpenDocument;
+}
+
+/**
+ * A context built in two steps, as most `prepare`s are: the first failure, or both parts merged.
+ * `more` runs only when `first` succeeded.
+ * @example prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements))
+ */
+export async function extend<A extends object, B extends object>(
+  first: A | OperationFailure,
+  more: () => B | OperationFailure | null | Promise<B | OperationFailure>,
+): Promise<(A & B) | OperationFailure> {
+  if (isFailure(first)) return first;
+  const second = await more();
+  return isFailure(second) ? second : ({ ...first, ...second } as A & B);
 }
 
 function isDocumentContext(value: unknown): value is DocumentContext {

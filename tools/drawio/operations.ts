@@ -5,7 +5,7 @@
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { textSchema } from '../../src/limits.js';
 import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, ok } from '../shared.js';
+import { createDocumentGuard, extend, ok } from '../shared.js';
 import type { DrawioToolAdapter } from './adapter.js';
 import { cellIds, expandFirstPage, modelRoot, parseCells, parseXml } from './xml.js';
 
@@ -108,12 +108,7 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
       'ページで開いている図に mxCell を足し、足した mxCell の数(count)を返す。cells には、1 つ以上の <mxCell> 要素(UserObject で包んだものも可)を並べた XML を渡す。どの mxCell も id を持ち、id が今の図か cells のほかの mxCell と重なると invalid_input を返す。XML として読めないときも invalid_input を返す。parent、source、target が指す mxCell が無いときは not_found を返す。最初のページが圧縮されている図は、圧縮を解いた形で書き戻す。',
     inputSchema: addCellsSchema,
     // No dialog: the diagram is read and the cells placed here, right before execute writes them.
-    prepare: async (input, call) => {
-      const open = openDiagram(call);
-      if (isFailure(open)) return open;
-      const changed = await addTo(input.cells);
-      return isFailure(changed) ? changed : { ...open, ...changed };
-    },
+    prepare: async (input, call) => extend(openDiagram(call), () => addTo(input.cells)),
     execute: async (_input, { xml, count }) => {
       await adapter.setXml(xml);
       return ok({ count });
@@ -126,10 +121,7 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
       'ページで開いている図の全体を、渡した XML(<mxfile> か <mxGraphModel>)に置き換える。XML として読めないときは invalid_input を返す。利用者が確認の画面で確定してから実行する。xml は UTF-8 で 1 MB まで。',
     inputSchema: drawioWriteSchema,
     annotations: { consequentialHint: true },
-    prepare: async (input, call) => {
-      const open = openDiagram(call);
-      return isFailure(open) ? open : diagramXml(input.xml) ?? open;
-    },
+    prepare: async (input, call) => extend(openDiagram(call), () => diagramXml(input.xml)),
     confirmation: (input, { document: { name } }) => ({
       title: `図「${name}」の全体を置き換える`,
       summary: `図「${name}」の全体を、AI のエージェントが渡した XML(${input.xml.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,

@@ -3,8 +3,8 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, ok } from '../shared.js';
+import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { createDocumentGuard, extend, ok } from '../shared.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter, NewElementType } from './adapter.js';
 
 /** Elements one `excalidraw_add_elements` call may add (EXC-2). */
@@ -123,7 +123,7 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
   const takenIds = () => new Set<string>(adapter.getTakenIds?.() ?? adapter.getElements().map((element) => element.id));
 
   /** The checks of EXC-2 that a schema cannot express, then the elements as they will be added. */
-  const toAdd = (elements: readonly NewElementInput[]): ElementToAdd[] | OperationFailure => {
+  const toAdd = (elements: readonly NewElementInput[]): { elements: ElementToAdd[] } | OperationFailure => {
     const scene = new Map(adapter.getElements().map((element) => [element.id, element]));
     const taken = takenIds();
     const added = new Map<string, NewElementInput>();
@@ -146,14 +146,14 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
       }
     }
     for (const id of added.keys()) taken.add(id);
-    return elements.map((element) => {
+    return { elements: elements.map((element) => {
       let id = element.id;
       while (id === undefined || (element.id === undefined && taken.has(id))) id = generateId();
       taken.add(id);
       const out: { -readonly [K in keyof ElementToAdd]: ElementToAdd[K] } = { id, type: element.type, x: element.x, y: element.y };
       for (const key of ['width', 'height', 'text', 'from', 'to'] as const) if (element[key] !== undefined) Object.assign(out, { [key]: element[key] });
       return out;
-    });
+    }) };
   };
 
   const read = defineOperation({
@@ -171,12 +171,7 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     description:
       'ページで開いている図に、図形(rectangle、ellipse、diamond)、文字(text)、図形をつなぐ矢印(arrow)を足し、足した要素の id の配列(ids)を返す。1 回に 200 個まで。矢印の from と to に図形の id を渡すとつなぐ。同じ呼び出しで足す図形の id も指せる。id は省くと作る。id が今の図(図形のラベルも含む)か同じ呼び出しの要素と重なると invalid_input、from と to の図形が無いと not_found を返す。',
     inputSchema: addElementsSchema,
-    prepare: async (input, call) => {
-      const open = openDrawing(call);
-      if (isFailure(open)) return open;
-      const elements = toAdd(input.elements);
-      return isFailure(elements) ? elements : { ...open, elements };
-    },
+    prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements)),
     execute: async (_input, { elements }) => {
       await adapter.addElements(elements);
       return ok({ ids: elements.map((element) => element.id) });
@@ -188,12 +183,9 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     description:
       'ページで開いている図の、id で指した要素の位置(x、y)、大きさ(width、height)、色(strokeColor、backgroundColor)を変え、その id を返す。渡した項目だけを変える。色は # と 6 桁の 16 進で、backgroundColor は transparent も受け付ける。id の要素が無いときは not_found を返す。',
     inputSchema: updateElementSchema,
-    prepare: async (input, call) => {
-      const open = openDrawing(call);
-      if (isFailure(open)) return open;
-      const found = adapter.getElements().some((element) => element.id === input.id);
-      return found ? open : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`);
-    },
+    prepare: async (input, call) =>
+      extend(openDrawing(call), () =>
+        adapter.getElements().some((element) => element.id === input.id) ? null : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`)),
     execute: async (input) => {
       const patch: { -readonly [K in keyof ElementPatch]: ElementPatch[K] } = {};
       for (const key of ['x', 'y', 'width', 'height', 'strokeColor', 'backgroundColor'] as const) {

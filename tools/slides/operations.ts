@@ -4,7 +4,7 @@
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
 import { textSchema } from '../../src/limits.js';
-import { createDocumentGuard, ok, type DocumentContext } from '../shared.js';
+import { createDocumentGuard, ok } from '../shared.js';
 import type { SlidesToolAdapter } from './adapter.js';
 
 /** `slides_read`'s input: none (IN-3). */
