@@ -7,6 +7,7 @@ export type { OperationFailure, OperationSuccess, OperationResult } from './resu
 export { ToolName, defineOperation, isValidName } from './definition.js';
 export type {
   OperationDefinition, AnyOperationDefinition, ConfirmationContent, OperationAnnotations, InputSchema, InputOf,
+  CallContext, PrepareContext,
 } from './definition.js';
 export {
   MAX_TEXT_BYTES, MAX_OUTPUT_CHARS, MAX_LIST_ENTRIES, MAX_SQL_ROWS, TIMEOUT_MS,
@@ -16,7 +17,7 @@ export { listFilesSchema, readFileSchema, writeFileSchema, deleteFileSchema, res
 export type { FileEntry } from './files.js';
 // The call path (runCall, compileOperation, the validator) is loaded on demand by the sessions;
 // import it directly from 'ai-ops/call' when you need it (tests, the conformance kit).
-export type { CallHooks, CompiledOperation, CallOutcome } from './call.js';
+export type { CallHooks, CallOptions, CompiledOperation, CallOutcome } from './call.js';
 export { createStore } from './store.js';
 export type { ReadableStore, WritableStore } from './store.js';
 export { systemClock } from './clock.js';
@@ -25,7 +26,7 @@ export { isEmbedded } from './embedding.js';
 export { createPermissionStore, permissionKey, parseStoredPermission, PERMISSION_TTL_MS } from './permission-store.js';
 export type { PermissionStore, PermissionState, StoredPermission } from './permission-store.js';
 export { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from './confirmation-queue.js';
-export type { ConfirmationQueue, ConfirmationRequest, ConfirmationState, ConfirmationAnswer } from './confirmation-queue.js';
+export type { ConfirmationQueue, ConfirmationRequest, ConfirmationRequestInit, ConfirmationState, ConfirmationAnswer } from './confirmation-queue.js';
 export { createOperationLog, statusOf, LOG_LIMIT } from './operation-log.js';
 export type { OperationLog, LogEntry, LogStatus } from './operation-log.js';
 export { createDomScriptLoader } from './script-loader.js';

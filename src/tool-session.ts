@@ -39,9 +39,8 @@ export interface ToolSession extends ReadableStore<ToolSessionState> {
   /** The user turned the switch off (deletes the stored key, PERM-6). */
   turnOff(): void;
   /**
-   * Calls an operation through the whole pipeline, as an agent would; resolves to the JSON envelope.
-   * `signal` is the caller's cancel (NAT-2): a call cancelled before it executes answers `declined`
-   * and its dialog, shown or queued, is dropped.
+   * Calls an operation through the whole pipeline, as an agent would; resolves to the JSON
+   * envelope. `signal` is the caller's cancellation (NAT-2).
    */
   call(name: string, input: unknown, options?: { signal?: AbortSignal }): Promise<string>;
   /** Unregisters and stops following the permission store; the stored switch is kept (runtime `dispose`). */
@@ -97,7 +96,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   };
   let registration: AbortController | null = null;
 
-  const call = async (name: string, input: unknown, signal?: AbortSignal) => {
+  const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
+    // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
+    const arrivedAt = clock.now();
     if (!definitions.has(name)) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let loaded;
     try {
@@ -106,15 +107,16 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
       return serialize(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
     }
     const { result, json } = await loaded.runCall(loaded.operations.get(name)!, input, {
+      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
       isEnabled: () => permission.isEnabled(),
       skipsConfirmation: () => permission.skipsConfirmation(),
       async confirm(request) {
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content, ...(request.signal ? { signal: request.signal } : {}) });
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
         if (!answer) return null;
         if (answer.skipFuture) permission.skipConfirmations();
         return answer.done;
       },
-    }, signal ? { signal } : {});
+    }, { signal });
     log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
     return { result, json };
   };
@@ -138,7 +140,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
             ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
             // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
             execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
-              const { result, json } = await call(name, args, options?.signal);
+              const { result, json } = await call(name, args, { signal: options?.signal });
               return toCallToolResult(json, result.ok);
             },
           },
@@ -192,8 +194,8 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     turnOff() {
       permission.disable();
     },
-    async call(name, input, options = {}) {
-      return (await call(name, input, options.signal)).json;
+    async call(name, input, options) {
+      return (await call(name, input, options)).json;
     },
     dispose() {
       unsubscribe();

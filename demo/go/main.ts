@@ -4,7 +4,7 @@
  * @module
  */
 import '../../elements/define.js';
-import { FileTree } from './file-tree.js';
+import { FileTree } from '../shared/file-tree.js';
 import { embedId, files, run, runState, stop, subscribeOutput, type RunEnd, type RunState } from './state.js';
 import type { GoRunMode } from '../../tools/go/adapter.js';
 

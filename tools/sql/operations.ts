@@ -67,8 +67,8 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
     description: 'SQL の入力欄にある、今の SQL を返す。入力欄の SQL は変えない。',
     inputSchema: readQuerySchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async () => requireLoaded(),
-    execute: async () => requireLoaded() ?? ok({ sql: adapter.getEditorSql() }),
+    prepare: async () => requireLoaded() ?? undefined,
+    execute: async () => ok({ sql: adapter.getEditorSql() }),
   });
 
   const runQuery = defineOperation({
@@ -77,11 +77,9 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
       `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
     inputSchema: runQuerySchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
-    check: async () => requireLoaded() ?? requireIdle(),
+    // No dialog: prepare reads the state right before execute runs.
+    prepare: async () => requireLoaded() ?? requireIdle() ?? undefined,
     execute: async (input) => {
-      // The state may have changed while the call waited; read it again right before running.
-      const notReady = requireLoaded() ?? requireIdle();
-      if (notReady) return notReady;
       const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
       const outcome = await adapter.run(input.sql, { timeoutMs });
       switch (outcome.kind) {
