@@ -8,7 +8,6 @@ import { createStore, type ReadableStore } from '../../src/index.js';
 import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from '../../tools/sql/adapter.js';
 import { SqlEngine, SqlEngineBusyError, type SqlEngineSnapshot, type SqlRunResult } from './engine/sql-engine.js';
 import type { SqlStorage } from './storage.js';
-import { toJsonRow } from './values.js';
 
 /** Who started a run. */
 export type RunOrigin = 'user' | 'agent';
@@ -65,6 +64,10 @@ select name, price from fruits order by price;
 
 /** The notice shown after an agent's run passed its `timeoutMs` (SQL-6). */
 export const AI_RESET_NOTICE = 'AI からの操作で DB を初期の状態に戻しました(実行が時間の上限を過ぎたため)。';
+/** The notice shown after an agent cancelled its call while the SQL ran (NAT-2). */
+export const AI_CANCEL_NOTICE = 'AI からの操作で DB を初期の状態に戻しました(実行中に呼び出しが取り消されたため)。';
+/** Rows per statement a user's run brings to the page: what the result table draws (SQL-9). */
+export const USER_RUN_ROWS = 1000;
 const CRASH_NOTICE = 'SQL のエンジンが止まったため、DB を初期の状態に戻しました。';
 const SAVE_DELAY_MS = 300;
 
@@ -72,6 +75,17 @@ const SAVE_DELAY_MS = 300;
 export function embedIdOf(search: string): string {
   const id = new URLSearchParams(search).get('id')?.trim().slice(0, 100);
   return id ? id : 'demo';
+}
+
+/** Options of the page's run function. */
+export interface RunOptions {
+  by: RunOrigin;
+  /** Only an agent's run has a time limit (SQL-6). */
+  timeoutMs?: number;
+  /** Rows kept per statement, cut in the engine's worker (SQL-9); {@link USER_RUN_ROWS} for a user's run. */
+  maxRows?: number;
+  /** The agent's call signal: aborting it stops the run (NAT-2). */
+  signal?: AbortSignal;
 }
 
 /** Everything the page state needs from outside; the defaults are the real ones. */
@@ -98,7 +112,7 @@ export interface SqlPage {
    * becomes the result table; an agent's run changes nothing the user sees but the Run button's
    * running state and, after a timeout, the reset notice.
    */
-  run(sql: string, options: { by: RunOrigin; timeoutMs?: number }): Promise<PageRunOutcome>;
+  run(sql: string, options: RunOptions): Promise<PageRunOutcome>;
   /** The Run button: runs the editor's SQL as the user. */
   runEditor(): Promise<PageRunOutcome>;
   /** Puts the DB back to its initial state (stops a run in progress). */
@@ -163,7 +177,7 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
 
   let runningBy: RunOrigin | null = null;
 
-  const run: SqlPage['run'] = async (sql, { by, timeoutMs }) => {
+  const run: SqlPage['run'] = async (sql, { by, timeoutMs, maxRows, signal }) => {
     // The engine refuses a second run too, but the flag also covers the engine's load (SQL-3).
     if (runningBy !== null) return { ok: false, kind: 'busy' };
     runningBy = by;
@@ -171,7 +185,7 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
     const started = now();
     let outcome: Exclude<PageRunOutcome, { kind: 'busy' }>;
     try {
-      outcome = await engine.run(sql, timeoutMs === undefined ? {} : { timeoutMs });
+      outcome = await engine.run(sql, { timeoutMs, maxRows: maxRows ?? (by === 'user' ? USER_RUN_ROWS : undefined), signal });
     } catch (error) {
       if (error instanceof SqlEngineBusyError) {
         runningBy = null;
@@ -185,6 +199,8 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
     if (by === 'user') patch.userRun = { sql, outcome, wallMs: now() - started, at: now() };
     // Only an agent's run has a time limit; its timeout reset the DB under the user (SQL-6).
     if (by === 'agent' && outcome.kind === 'timeout') patch.notice = AI_RESET_NOTICE;
+    // A call cancelled while its SQL ran reset the DB the same way (NAT-2).
+    if (by === 'agent' && outcome.kind === 'aborted' && outcome.reset) patch.notice = AI_CANCEL_NOTICE;
     update(patch);
     return outcome;
   };
@@ -198,21 +214,22 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
       if (runningBy !== null && state !== 'loading') return 'running';
       return state;
     },
-    async run(sql, { timeoutMs }): Promise<SqlRunOutcome> {
-      const outcome = await run(sql, { by: 'agent', timeoutMs });
+    async run(sql, { timeoutMs, maxRows, signal }): Promise<SqlRunOutcome> {
+      const outcome = await run(sql, { by: 'agent', timeoutMs, maxRows, signal });
       switch (outcome.kind) {
         case 'load-failed':
           // The operation turns the rejection into `failed` (SQL-3).
           throw new Error(`The SQL engine could not be loaded: ${outcome.message}`);
         case 'results':
-          // PGlite's bigint, Date and bytes are not JSON: convert before the tool sees them.
+          // The worker already cut the rows and made them JSON-safe (SQL-9).
           return {
             ok: true,
             kind: 'results',
             ms: outcome.ms,
             results: outcome.results.map((statement) => ({
               fields: statement.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
-              rows: statement.rows.map(toJsonRow),
+              rows: statement.rows,
+              totalRows: statement.totalRows,
               affectedRows: statement.affectedRows,
             })),
           };
@@ -220,6 +237,12 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
           const { message, sqlState, position } = outcome.error;
           return { ok: false, kind: 'error', error: { message, sqlState, position } };
         }
+        case 'refused': {
+          const { message, position } = outcome.error;
+          return { ok: false, kind: 'refused', error: { message, position } };
+        }
+        case 'aborted':
+          return { ok: false, kind: 'aborted' };
         default:
           return outcome;
       }
