@@ -5,9 +5,9 @@
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema } from '../../src/files.js';
 import { MAX_TEXT_BYTES, TIMEOUT_MS, tail, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { ErrorCode, fail, type OperationFailure, type OperationResult } from '../../src/result.js';
 import { RELAY_WAIT_NOTE, filePath, kindOf, listUnder, ok, withDirectories, deleteFileConfirmation } from '../shared.js';
-import type { GoRunMode, GoToolAdapter } from './adapter.js';
+import type { GoRunMode, GoRunOutcome, GoToolAdapter } from './adapter.js';
 
 /** `go_run`'s and `go_test`'s input (IN-3, IN-5). */
 export const goRunSchema = {
@@ -29,6 +29,28 @@ export const goInputSchemas = {
 } as const;
 
 const NOT_LOADED = 'the Go page has not finished loading the project and its saved files';
+
+/**
+ * `go_run`'s or `go_test`'s answer for what the page's run function ended with; `output` is the
+ * last 100,000 characters (GO-6).
+ * @example goRunAnswer('run', { kind: 'exited', exitCode: 0, output: 'hi\n' }, 30000) // { ok: true, exitCode: 0, output: 'hi\n', truncated: false }
+ */
+export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: number): OperationResult {
+  switch (outcome.kind) {
+    case 'exited': {
+      const { output, truncated } = tail(outcome.output);
+      return ok({ exitCode: outcome.exitCode, output, truncated });
+    }
+    case 'timeout': {
+      const { output, truncated } = tail(outcome.output);
+      return fail(ErrorCode.timeout, `the ${mode === 'run' ? 'program' : 'tests'} did not finish within ${timeoutMs} ms and were stopped`, { output, truncated });
+    }
+    case 'busy':
+      return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
+    default:
+      return fail(ErrorCode.failed, 'the Go page answered something unexpected');
+  }
+}
 
 /**
  * Creates the Go operations. File operations edit the page's files module (GO-2); `go_run` and
@@ -161,21 +183,7 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
     const notReady = requireLoaded() ?? requireIdle();
     if (notReady) return notReady;
     const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-    const outcome = await adapter.run(mode, { timeoutMs });
-    switch (outcome.kind) {
-      case 'exited': {
-        const { output, truncated } = tail(outcome.output);
-        return ok({ exitCode: outcome.exitCode, output, truncated });
-      }
-      case 'timeout': {
-        const { output, truncated } = tail(outcome.output);
-        return fail(ErrorCode.timeout, `the ${mode === 'run' ? 'program' : 'tests'} did not finish within ${timeoutMs} ms and were stopped`, { output, truncated });
-      }
-      case 'busy':
-        return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
-      default:
-        return fail(ErrorCode.failed, 'the Go page answered something unexpected');
-    }
+    return goRunAnswer(mode, await adapter.run(mode, { timeoutMs }), timeoutMs);
   };
 
   const outputNote =
