@@ -12,7 +12,10 @@ import type { GoRunner } from './engine/go-runner.js';
 export type RunEnd =
   | { readonly kind: 'exited'; readonly exitCode: number }
   | { readonly kind: 'timeout'; readonly timeoutMs: number }
+  /** The user's 停止 (GO-9). */
   | { readonly kind: 'stopped' }
+  /** The agent's call was cancelled (NAT-2). */
+  | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** What the Run/Test buttons and the status line render. */
@@ -35,6 +38,8 @@ export type OutputEvent =
 export interface GoRunOptions {
   /** Stop the job after this many ms, counted once Yaegi is loaded (GO-4, GO-6). No limit when absent. */
   timeoutMs?: number;
+  /** The agent's call signal: aborting it stops the job, as 停止 does, and the run answers `cancelled` (NAT-2). */
+  signal?: AbortSignal;
 }
 
 /** What the run function needs from the files module. */
@@ -53,7 +58,9 @@ export interface GoRunControl {
   /**
    * Runs the root main package (`run`) or every package's tests (`test`) on a snapshot of the
    * files taken now (GO-3). While a run or the engine's load is in progress, answers `busy`
-   * (GO-7). Rejects when Yaegi cannot be loaded or the engine fails.
+   * (GO-7). A job stopped by 停止 answers `stopped` (GO-9), by the signal `cancelled` (NAT-2),
+   * by `timeoutMs` `timeout` (GO-6), each with the output so far. Rejects when Yaegi cannot be
+   * loaded or the engine fails.
    */
   run(mode: GoRunMode, options?: GoRunOptions): Promise<GoRunOutcome>;
   /** The page's 停止 button: stops the current run. No effect when nothing runs. */
@@ -80,33 +87,62 @@ export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFile
   let stopCurrent: (() => void) | null = null;
 
   const run = async (mode: GoRunMode, options: GoRunOptions = {}): Promise<GoRunOutcome> => {
+    const { timeoutMs, signal } = options;
     if (runState.getState().status !== 'idle' || !files.isLoaded()) return { kind: 'busy' };
+    // Cancelled before it started: nothing runs and the page shows nothing.
+    if (signal?.aborted) return { kind: 'cancelled', output: '' };
     const snapshot = files.snapshot();
-    const { timeoutMs } = options;
     setRun({ status: runner.loaded ? 'running' : 'loading', mode, end: null });
     emit({ type: 'start', mode });
+
+    let output = '';
+    /** Why the job was asked to stop; the first reason wins. */
+    let stopReason: 'stopped' | 'cancelled' | 'timeout' | null = null;
+    let stopJob: (() => void) | null = null;
+    let wakeLoad: (() => void) | null = null;
+    const requestStop = (reason: 'stopped' | 'cancelled' | 'timeout') => {
+      if (stopReason !== null) return;
+      stopReason = reason;
+      stopJob?.();
+      wakeLoad?.();
+    };
+    const onAbort = () => requestStop('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stopCurrent = () => requestStop('stopped');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
     const finish = (end: RunEnd) => {
       stopCurrent = null;
+      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
       setRun({ status: 'idle', end });
       emit({ type: 'end', end });
     };
-    let stopRequested = false;
-    stopCurrent = () => {
-      stopRequested = true;
+    /** The answer for a job stopped on request, with what it wrote so far. */
+    const stopped = (): GoRunOutcome => {
+      if (stopReason === 'timeout') {
+        finish({ kind: 'timeout', timeoutMs: timeoutMs ?? 0 });
+        return { kind: 'timeout', output };
+      }
+      const kind = stopReason === 'cancelled' ? 'cancelled' : 'stopped';
+      finish({ kind });
+      return { kind, output };
     };
+
+    // Yaegi's load cannot be interrupted, but a stop during it answers at once; the load goes on
+    // for the next run.
+    const loading = runner.load();
+    loading.catch(() => {});
     try {
-      await runner.load();
+      await Promise.race([loading, new Promise<void>((resolve) => (wakeLoad = resolve))]);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       finish({ kind: 'failed', message: `Go を読み込めませんでした: ${message}` });
       throw new Error(`the Go engine (Yaegi) could not be loaded: ${message}`);
     }
-    if (stopRequested) {
-      finish({ kind: 'stopped' });
-      return { kind: 'exited', exitCode: -1, output: '' };
-    }
+    wakeLoad = null;
+    if (stopReason !== null) return stopped();
     setRun({ status: 'running' });
-    let output = '';
     let job: ReturnType<GoRunner['start']>;
     try {
       job = runner.start(snapshot, mode, (chunk) => {
@@ -119,29 +155,17 @@ export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFile
       finish({ kind: 'failed', message });
       throw error;
     }
-    stopCurrent = () => job.stop();
-    let timedOut = false;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            job.stop();
-          }, timeoutMs);
+    stopJob = () => job.stop();
+    if (timeoutMs !== undefined) timer = setTimeout(() => requestStop('timeout'), timeoutMs);
     try {
       const result = await job.done;
-      if (timedOut) {
-        finish({ kind: 'timeout', timeoutMs: timeoutMs ?? 0 });
-        return { kind: 'timeout', output };
-      }
-      finish(result.stopped ? { kind: 'stopped' } : { kind: 'exited', exitCode: result.exitCode });
+      if (result.stopped) return stopped();
+      finish({ kind: 'exited', exitCode: result.exitCode });
       return { kind: 'exited', exitCode: result.exitCode, output };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       finish({ kind: 'failed', message: `Go のエンジンが止まりました: ${message}` });
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   };
 

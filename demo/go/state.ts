@@ -56,7 +56,7 @@ export const goAdapter: GoToolAdapter = {
     remove: (path) => files.remove(path),
   },
   getRunnerState: () => runState.getState().status,
-  run: (mode, { timeoutMs }) => run(mode, { timeoutMs }),
+  run: (mode, { timeoutMs, signal }) => run(mode, { timeoutMs, signal }),
 };
 
 provideOperations('go', createGoOperations(goAdapter));

@@ -45,6 +45,15 @@ export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: n
       const { output, truncated } = tail(outcome.output);
       return fail(ErrorCode.timeout, `the ${mode === 'run' ? 'program' : 'tests'} did not finish within ${timeoutMs} ms and were stopped`, { output, truncated });
     }
+    case 'stopped': {
+      // GO-9: the user's decision, not the program's exit code.
+      const { output, truncated } = tail(outcome.output);
+      return fail(ErrorCode.declined, `the user stopped the ${mode === 'run' ? 'program' : 'tests'} with the page's 停止 button before ${mode === 'run' ? 'it' : 'they'} finished`, { output, truncated });
+    }
+    case 'cancelled': {
+      const { output, truncated } = tail(outcome.output);
+      return fail(ErrorCode.declined, `the caller cancelled the call; the ${mode === 'run' ? 'program was' : 'tests were'} stopped`, { output, truncated });
+    }
     case 'busy':
       return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
     default:
@@ -179,17 +188,18 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
     return null;
   };
 
-  const runner = (mode: GoRunMode) => async (input: { timeoutMs?: number }) => {
+  // `call` carries the call's signal: aborting it stops the job (NAT-2).
+  const runner = (mode: GoRunMode) => async (input: { timeoutMs?: number }, call?: { readonly signal?: AbortSignal }) => {
     const notReady = requireLoaded() ?? requireIdle();
     if (notReady) return notReady;
     const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-    return goRunAnswer(mode, await adapter.run(mode, { timeoutMs }), timeoutMs);
+    return goRunAnswer(mode, await adapter.run(mode, { timeoutMs, signal: call?.signal }), timeoutMs);
   };
 
   const outputNote =
     'output は末尾の 100,000 文字で、切り詰めたときは truncated が true になる。コードは入力で受け取らないので、先に go_write_file で書く。実行を始めたときのファイルの写しを実行し、出力は画面の出力のペインにも出る。';
   const timeoutNote =
-    `timeoutMs(1000〜120000、省くと 30000。Go の読み込みの時間は含めない)までに終わらないときは、実行を止めて timeout と、それまでの output を返す。実行中と読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`;
+    `timeoutMs(1000〜120000、省くと 30000。Go の読み込みの時間は含めない)までに終わらないときは、実行を止めて timeout と、それまでの output を返す。利用者が画面の「停止」で止めたときと、呼び出しが取り消されたときは、declined と、それまでの output を返す。実行中と読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`;
 
   const run = defineOperation({
     name: 'go_run',
