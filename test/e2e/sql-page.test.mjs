@@ -144,6 +144,28 @@ test('[SQL-2] a user run that fails shows the SQLSTATE and the position', async 
   tableAfterUserRun = await tableHtml(page);
 });
 
+test('[SQL-7] the result table of a join shows both id columns, each with its own value', async () => {
+  await editor(page).fill("select * from (values (1, 'one')) as a(id, name) join (values (10, 1)) as b(id, a_id) on b.a_id = a.id");
+  await runButton(page).click();
+  await waitFor(async () => (await page.locator('#results th').allTextContents()).join() === 'id,name,id,a_id', 15_000, 'the join table');
+  assert.deepEqual(await page.locator('#results tbody tr').first().locator('td').allTextContents(), ['1', 'one', '10', '1']);
+  tableAfterUserRun = await tableHtml(page);
+});
+
+test('[SQL-8] the page\'s Run refuses a COMMIT in the SQL, says why and where, and runs none of it', async () => {
+  const sql = 'create table t_commit(a int);\ncommit;\nselect 1/0;';
+  await editor(page).fill(sql);
+  await runButton(page).click();
+  await waitFor(() => page.locator('#results .sql-error').count(), 15_000, 'the refusal');
+  const text = await page.locator('#results .sql-error').textContent();
+  assert.match(text, /COMMIT は書けません/);
+  assert.ok(text.includes('31(2 行目 1 文字目)'), text);
+  assert.match(text, /何も実行していません/);
+  const check = await call(page, 'sql_run_query', { sql: "select to_regclass('t_commit') is null as gone" });
+  assert.deepEqual(check.results[0].rows, [[true]]);
+  tableAfterUserRun = await tableHtml(page);
+});
+
 test('[SQL-1] the SQL typed is saved per embed ID: a reload shows it, another ID does not', async () => {
   const sql = 'select \'saved across reloads\' as note;';
   await editor(page).fill(sql);
