@@ -180,6 +180,8 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     ['mixed case after comments', 'create table t8(a int); /* a comment */ -- another\n  CoMmIt ; select 1/0'],
     ['after a doubled quote', "create table t8(a int); select 'it''s'; commit; select 1/0"],
     ['after a dollar-quoted ;', 'create table t8(a int); select $q$ ; $q$; commit; select 1/0'],
+    ['after a function named begin', 'create table t8(a int); create function begin() returns int language sql return 1; commit; select 1/0'],
+    ['after a column named begin aliased atomic', 'create table t8(begin int); select begin atomic from t8; commit; select 1/0'],
     ['after a BEGIN ATOMIC function body', 'create table t8(a int); create function f8() returns int language sql begin atomic select case when true then 1 end; end; commit; select 1/0'],
   ];
   for (const [label, sql] of escapes) {

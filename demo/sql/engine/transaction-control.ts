@@ -169,7 +169,7 @@ export function findTransactionControl(sql: string, options: ScanOptions = {}): 
       previousWord = null;
       continue;
     }
-    if (tokens === 1 && CONTROL_WORDS.has(word)) return found(word.toUpperCase());
+    if (tokens === 1 && CONTROL_WORDS.has(word)) return found(word === 'start' ? 'START TRANSACTION' : word.toUpperCase());
     if (tokens === 2 && words[0] === 'prepare' && word === 'transaction') return found('PREPARE TRANSACTION');
     if (wordCount < 4) words.push(word);
     wordCount++;
