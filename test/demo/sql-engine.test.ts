@@ -278,6 +278,24 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     results(await engine.run('drop table kept2'));
   });
 
+  it('[NAT-2] a signal aborted while the engine loads answers at once, runs nothing, and the load goes on for the next run', async () => {
+    const cold = new SqlEngine({ engineUrl });
+    try {
+      const controller = new AbortController();
+      const run = cold.run('create table never(a int)', { signal: controller.signal });
+      expect(cold.state).to.equal('loading');
+      controller.abort();
+      expect(await run).to.deep.equal({ ok: false, kind: 'aborted', reset: false });
+      expect(cold.state).to.equal('loading');
+      await cold.load();
+      const [check] = results(await cold.run("select to_regclass('never') is null as gone"));
+      expect(check.rows).to.deep.equal([[true]]);
+      expect(cold.getState().resets).to.equal(0);
+    } finally {
+      cold.dispose();
+    }
+  });
+
   it('[SQL-3] a load failure rejects load() and run(), state failed with the reason', async () => {
     const broken = new SqlEngine({ engineUrl: '/dist/site/sql/missing/' });
     let error: unknown;
