@@ -36,26 +36,20 @@ const NOT_LOADED = 'the Go page has not finished loading the project and its sav
  * @example goRunAnswer('run', { kind: 'exited', exitCode: 0, output: 'hi\n' }, 30000) // { ok: true, exitCode: 0, output: 'hi\n', truncated: false }
  */
 export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: number): OperationResult {
+  if (outcome.kind === 'busy') return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
+  const what = mode === 'run' ? 'the program' : 'the tests';
+  const were = mode === 'run' ? 'was' : 'were';
+  const { output, truncated } = tail(outcome.output ?? '');
   switch (outcome.kind) {
-    case 'exited': {
-      const { output, truncated } = tail(outcome.output);
+    case 'exited':
       return ok({ exitCode: outcome.exitCode, output, truncated });
-    }
-    case 'timeout': {
-      const { output, truncated } = tail(outcome.output);
-      return fail(ErrorCode.timeout, `the ${mode === 'run' ? 'program' : 'tests'} did not finish within ${timeoutMs} ms and were stopped`, { output, truncated });
-    }
-    case 'stopped': {
+    case 'timeout':
+      return fail(ErrorCode.timeout, `${what} did not finish within ${timeoutMs} ms and ${were} stopped`, { output, truncated });
+    case 'stopped':
       // GO-9: the user's decision, not the program's exit code.
-      const { output, truncated } = tail(outcome.output);
-      return fail(ErrorCode.declined, `the user stopped the ${mode === 'run' ? 'program' : 'tests'} with the page's 停止 button before ${mode === 'run' ? 'it' : 'they'} finished`, { output, truncated });
-    }
-    case 'cancelled': {
-      const { output, truncated } = tail(outcome.output);
-      return fail(ErrorCode.declined, `the caller cancelled the call; the ${mode === 'run' ? 'program was' : 'tests were'} stopped`, { output, truncated });
-    }
-    case 'busy':
-      return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
+      return fail(ErrorCode.declined, `the user stopped ${what} with the page's 停止 button before the end`, { output, truncated });
+    case 'cancelled':
+      return fail(ErrorCode.declined, `the caller cancelled the call; ${what} ${were} stopped`, { output, truncated });
     default:
       return fail(ErrorCode.failed, 'the Go page answered something unexpected');
   }
