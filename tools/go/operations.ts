@@ -2,13 +2,13 @@
  * The six Go operations (GO-1..GO-8, FILE-1..FILE-6).
  * @module
  */
-import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { defineOperation, type AnyOperationDefinition, type CallContext } from '../../src/definition.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
 import { TIMEOUT_MS, tail, timeoutSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { ErrorCode, fail, type OperationFailure, type OperationResult } from '../../src/result.js';
 import { createFileOperations, type FileStore } from '../files.js';
 import { RELAY_WAIT_NOTE, ok } from '../shared.js';
-import type { GoFilesModule, GoRunMode, GoToolAdapter } from './adapter.js';
+import type { GoFilesModule, GoRunMode, GoRunOutcome, GoToolAdapter } from './adapter.js';
 
 /** `go_run`'s and `go_test`'s input (IN-3, IN-5). */
 export const goRunSchema = {
@@ -52,6 +52,31 @@ function moduleStore(files: GoFilesModule): FileStore {
 }
 
 /**
+ * `go_run`'s or `go_test`'s answer for what the page's run function ended with; `output` is the
+ * last 100,000 characters (GO-6).
+ * @example goRunAnswer('run', { kind: 'exited', exitCode: 0, output: 'hi\n' }, 30000) // { ok: true, exitCode: 0, output: 'hi\n', truncated: false }
+ */
+export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: number): OperationResult {
+  if (outcome.kind === 'busy') return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
+  const what = mode === 'run' ? 'the program' : 'the tests';
+  const were = mode === 'run' ? 'was' : 'were';
+  const { output, truncated } = tail(outcome.output ?? '');
+  switch (outcome.kind) {
+    case 'exited':
+      return ok({ exitCode: outcome.exitCode, output, truncated });
+    case 'timeout':
+      return fail(ErrorCode.timeout, `${what} did not finish within ${timeoutMs} ms and ${were} stopped`, { output, truncated });
+    case 'stopped':
+      // GO-9: the user's decision, not the program's exit code.
+      return fail(ErrorCode.declined, `the user stopped ${what} with the page's 停止 button before the end`, { output, truncated });
+    case 'cancelled':
+      return fail(ErrorCode.declined, `the caller cancelled the call; ${what} ${were} stopped`, { output, truncated });
+    default:
+      return fail(ErrorCode.failed, 'the Go page answered something unexpected');
+  }
+}
+
+/**
  * Creates the Go operations. File operations edit the page's files module (GO-2); `go_run` and
  * `go_test` call the page's run function (GO-3) and never confirm (GO-8).
  * @example
@@ -83,29 +108,16 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
   // Read right before the run starts: no dialog, so prepare and execute follow each other at once.
   const prepare = async () => requireLoaded() ?? requireIdle() ?? undefined;
 
-  const runner = (mode: GoRunMode) => async (input: { timeoutMs?: number }) => {
+  // `call` carries the call's signal: aborting it stops the job (NAT-2).
+  const runner = (mode: GoRunMode) => async (input: { timeoutMs?: number }, _ctx: unknown, call: CallContext) => {
     const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-    const outcome = await adapter.run(mode, { timeoutMs });
-    switch (outcome.kind) {
-      case 'exited': {
-        const { output, truncated } = tail(outcome.output);
-        return ok({ exitCode: outcome.exitCode, output, truncated });
-      }
-      case 'timeout': {
-        const { output, truncated } = tail(outcome.output);
-        return fail(ErrorCode.timeout, `the ${mode === 'run' ? 'program' : 'tests'} did not finish within ${timeoutMs} ms and were stopped`, { output, truncated });
-      }
-      case 'busy':
-        return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
-      default:
-        return fail(ErrorCode.failed, 'the Go page answered something unexpected');
-    }
+    return goRunAnswer(mode, await adapter.run(mode, { timeoutMs, signal: call.signal }), timeoutMs);
   };
 
   const outputNote =
     'output は末尾の 100,000 文字で、切り詰めたときは truncated が true になる。コードは入力で受け取らないので、先に go_write_file で書く。実行を始めたときのファイルの写しを実行し、出力は画面の出力のペインにも出る。';
   const timeoutNote =
-    `timeoutMs(1000〜120000、省くと 30000。Go の読み込みの時間は含めない)までに終わらないときは、実行を止めて timeout と、それまでの output を返す。実行中と読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`;
+    `timeoutMs(1000〜120000、省くと 30000。Go の読み込みの時間は含めない)までに終わらないときは、実行を止めて timeout と、それまでの output を返す。利用者が画面の「停止」で止めたときと、呼び出しが取り消されたときは、declined と、それまでの output を返す。実行中と読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`;
 
   const run = defineOperation({
     name: 'go_run',
