@@ -4,9 +4,10 @@
 //                                  for pages without a bundler: <script type="module" src=".../ai-ops.js">;
 //                                  what only shows while a switch is on is a chunk loaded then
 //     dist/ai-ops.js.LEGAL.txt     the licence notices of what the bundle contains (Lit)
-//     dist/site/ai-ops/vendor/     polyfill and relay browser files, served from the page's origin
+//     dist/vendor/                 polyfill and relay browser files, served from the page's origin
+//                                  (so dist/ served at /ai-ops/ needs no assetsBase)
 //   `node esbuild.config.mjs [page…]` (`npm start`, the tests): the above plus the demo playground
-//     in dist/site/ (every page, or only the pages named)
+//     in dist/site/ (every page, or only the pages named), /ai-ops/ holding the same files
 //   dist/lib/ (ES modules + .d.ts for bundler users) comes from tsc, see package.json.
 // Each demo page folder may hold a build.mjs exporting `build({ esbuild, outdir, root, production })`.
 import * as esbuild from 'esbuild';
@@ -38,8 +39,8 @@ export const browserOptions = {
  */
 export async function buildAll({ only, lib = false } = {}) {
   await rm(join(root, 'dist/ai-ops-chunks'), { recursive: true, force: true });
-  await mkdir(site, { recursive: true });
-  await copyVendor(join(site, 'ai-ops/vendor'));
+  // dist/ mirrors what a page serves at /ai-ops/: ai-ops.js, ai-ops-chunks/, vendor/.
+  await copyVendor(join(root, 'dist/vendor'));
   await esbuild.build({
     ...browserOptions,
     entryPoints: { 'ai-ops': join(root, 'elements/bundle.ts') },
@@ -52,6 +53,8 @@ export async function buildAll({ only, lib = false } = {}) {
     legalComments: 'external',
   });
   if (lib) return;
+  await mkdir(site, { recursive: true });
+  await copyVendor(join(site, 'ai-ops/vendor'));
   await rm(join(site, 'ai-ops/ai-ops-chunks'), { recursive: true, force: true });
   await cp(join(root, 'dist/ai-ops.js'), join(site, 'ai-ops/ai-ops.js'));
   await cp(join(root, 'dist/ai-ops-chunks'), join(site, 'ai-ops/ai-ops-chunks'), { recursive: true });
