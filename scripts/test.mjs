@@ -1,15 +1,18 @@
-// `npm test`: build, type-check, the browser suites (web-test-runner in Debian Chromium, with the
-// coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
-// total alone on the last line as `N passed, M failed`.
+// `npm test`: build the library (`npm run build`) and the playground the suites load, type-check,
+// the browser suites (web-test-runner in Debian Chromium, with the coverage threshold), then the
+// Node suites (servers, relay + MCP client end to end, and the packed package in fresh consumer
+// projects, test/consumers/). Prints the total alone on the last line as `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
+  // The demo pages (PGlite, Yaegi, …) are not part of the library; the browser and e2e suites load them.
+  { name: 'playground', cmd: ['node', 'esbuild.config.mjs'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
   { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
-  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
+  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/', 'test/consumers/'], count: 'tap' },
 ];
 
 const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
