@@ -48,7 +48,10 @@ export async function run({ root, demo, browser }) {
   ];
   if (off.total > SWITCH_OFF_BUDGET) {
     rows.push({ label: `  over by ${off.total - SWITCH_OFF_BUDGET} B; where the switch-off bytes go (gzip share):`, value: '' });
-    for (const line of sourceTable(off)) rows.push({ label: `    ${line.slice(0, 46).trim()}`, value: line.slice(46).trim() });
+    for (const line of sourceTable(off)) {
+      const [, label, bytes] = /^(.*?)\s+(\d+ B)$/.exec(line);
+      rows.push({ label: `  ${label}`, value: bytes });
+    }
   }
   return rows;
 }
