@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames } from '../e2e/harness.mjs';
 import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer } from './consumer.mjs';
+import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
 
 const run = promisify(execFile);
 const repoPackage = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
@@ -67,6 +68,26 @@ test('[PKG-1] the tarball installs into a fresh project with none of this reposi
   assert.ok(existsSync(join(plain.dir, 'node_modules/ai-ops/LICENSE')));
   assert.ok(existsSync(join(plain.dir, 'node_modules/ai-ops', manifest.customElements)), 'custom-elements.json is shipped');
   assert.ok(!existsSync(join(plain.dir, 'node_modules/ai-ops/dist/site/sql')), 'no playground page in the package');
+});
+
+test('[PKG-3] every import path the docs use, and every exports entry, resolves to a file of the installed package, with its types', async () => {
+  const specifiers = new Set((await documentedSpecifiers()).keys());
+  for (const subpath of Object.keys(repoExports.exports)) {
+    if (!subpath.includes('*')) specifiers.add(subpath === '.' ? 'ai-ops' : `ai-ops/${subpath.slice(2)}`);
+  }
+  // Node's own resolver, run inside the consumer project (the `import` condition).
+  const script = `for (const s of JSON.parse(process.argv[1])) console.log(JSON.stringify([s, import.meta.resolve(s)]))`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([...specifiers])], { cwd: plain.dir });
+  const problems = [];
+  for (const line of stdout.trim().split('\n')) {
+    const [specifier, url] = JSON.parse(line);
+    const file = new URL(url).pathname;
+    if (!file.startsWith(join(plain.dir, 'node_modules/ai-ops/'))) problems.push(`${specifier} -> ${file}`);
+    else if (!existsSync(file)) problems.push(`${specifier} -> ${file} (missing)`);
+    else if (file.endsWith('.js') && file.includes('/dist/lib/') && !existsSync(file.replace(/\.js$/, '.d.ts'))) problems.push(`${specifier}: no .d.ts`);
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(specifiers.has('ai-ops/elements/define.js') && specifiers.has('ai-ops/elements/strings-en.js'));
 });
 
 test('[PKG-1] [PKG-4] (a) a plain HTML page loads the bundle and vendor files from node_modules/ai-ops: while off no vendor file and no log or dialog code; on, both', async (t) => {

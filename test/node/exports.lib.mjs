@@ -2,6 +2,7 @@
 // of package.json `exports`, the names (values and types) a consumer can import.
 import ts from 'typescript';
 import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,3 +61,28 @@ export function resolvesInExports(specifier) {
     return subpath.startsWith(before) && subpath.endsWith(after) && subpath.length > before.length + after.length;
   });
 }
+
+/**
+ * Every `ai-ops…` import specifier the README and the sources' JSDoc examples use.
+ * @returns {Promise<Map<string, string>>} specifier -> the first file that uses it
+ */
+export async function documentedSpecifiers() {
+  const files = ['README.md'];
+  const walk = async (dir) => {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  const found = new Map();
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*['"](ai-ops(?:\/[^'"\s]*)?)['"]/g)) {
+      if (!found.has(specifier)) found.set(specifier, file);
+    }
+  }
+  return found;
+}
+

@@ -4,9 +4,7 @@
 //   node test/node/exports.test.mjs --print
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { exportedNames, pkg, resolvesInExports, root, sourceEntries } from './exports.lib.mjs';
+import { documentedSpecifiers, exportedNames, pkg, resolvesInExports, sourceEntries } from './exports.lib.mjs';
 
 const PINNED = [
   '. AiOps',
@@ -379,27 +377,6 @@ test('[PKG-3] each ./tools/<tool> entry exports its factory and its adapter type
     assert.ok(names[key].includes(`${title}ToolAdapter`), `${key} exports ${title}ToolAdapter`);
   }
 });
-
-/** Files whose text documents import paths: the README and every source file's JSDoc. */
-async function documentedSpecifiers() {
-  const files = ['README.md'];
-  const walk = async (dir) => {
-    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
-    }
-  };
-  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
-  const found = new Map();
-  for (const file of files) {
-    const text = await readFile(join(root, file), 'utf8');
-    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*['"](ai-ops(?:\/[^'"\s]*)?)['"]/g)) {
-      if (!found.has(specifier)) found.set(specifier, file);
-    }
-  }
-  return found;
-}
 
 test('[PKG-3] every import path the README and the JSDoc examples use is in exports', async () => {
   const found = await documentedSpecifiers();
