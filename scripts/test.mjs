@@ -1,17 +1,20 @@
-// `npm test`: build, type-check, the browser suites (web-test-runner in Debian Chromium, with the
-// coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
-// total alone on the last line as `N passed, M failed`.
+// `npm test`: build the library (`npm run build`) and the playground the suites load, type-check,
+// the browser suites (web-test-runner in Debian Chromium, with the coverage threshold), then the
+// Node suites (servers, relay + MCP client end to end, and the packed package in fresh consumer
+// projects, test/consumers/). Prints the total alone on the last line as `N passed, M failed`.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
+  // The demo pages (PGlite, Yaegi, …) are not part of the library; the browser and e2e suites load them.
+  { name: 'playground', cmd: ['node', 'esbuild.config.mjs'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
   { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
   // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs).
   { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
-  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
+  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/', 'test/consumers/'], count: 'tap' },
   // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs).
   // playwright-mcp.test.mjs always drives a Chromium with WebMCP on, so it runs once, above.
   {
