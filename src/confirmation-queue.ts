@@ -6,7 +6,7 @@
  */
 import { at, systemClock, type Clock } from './clock.js';
 import type { ConfirmationContent } from './definition.js';
-import { createStore, type ReadableStore } from './store.js';
+import { createStore, type ReadableStore, type WritableStore } from './store.js';
 
 /** How long a call waits for the user before it answers `declined` (CONF-8). */
 export const CONFIRMATION_DEADLINE_MS = 50_000;
@@ -66,6 +66,8 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
 export interface ConfirmationQueueOptions {
   clock?: Clock;
   deadlineMs?: number;
+  /** Where the state lives; default a new store. The runtime passes one it exposes before this module loads (PKG-4). */
+  store?: WritableStore<ConfirmationState>;
 }
 
 /**
@@ -77,7 +79,7 @@ export interface ConfirmationQueueOptions {
  */
 export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): ConfirmationQueue {
   const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS } = options;
-  const store = createStore<ConfirmationState>({ current: null, queued: [] });
+  const store = options.store ?? createStore<ConfirmationState>({ current: null, queued: [] });
   const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void }>();
   let nextId = 1;
 

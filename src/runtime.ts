@@ -5,14 +5,14 @@
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
-import { createConfirmationQueue, type ConfirmationQueue } from './confirmation-queue.js';
+import type { ConfirmationQueue, ConfirmationState } from './confirmation-queue.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
-import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
-import { RelayConnection, type RelayConnector, type RelayOptions } from './relay-connection.js';
+import type { ModelContextLike, ModelContextProvider } from './model-context.js';
+import type { RelayConnection, RelayConnector, RelayOptions } from './relay-connection.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
-import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
+import type { ScriptLoader } from './script-loader.js';
 import { createStore, type ReadableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
 
@@ -79,26 +79,80 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const clock = options.clock ?? systemClock;
   const embedded = options.embedded ?? isEmbedded(win);
   const relayPort = options.relayPort ?? 9333;
-  const confirmations = createConfirmationQueue({ clock });
   const log = createOperationLog();
   const autoReconnect = !embedded && options.autoReconnect !== false;
-  const loader = options.loader ?? createDomScriptLoader(win.document);
-  const modelContext = createModelContextProvider({
-    loader,
-    window: win,
-    clock,
-    assetsBase: options.assetsBase,
-    ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
-  });
-  const relay = new RelayConnection({
-    assetsBase: options.assetsBase,
-    relayPort,
-    loader,
-    window: win,
-    clock,
-    discovery: autoReconnect ? 'probe' : 'widget',
-  });
   let disposed = false;
+
+  // PKG-4: the polyfill and relay loading, the registration, the call path and the confirmation
+  // logic are one chunk loaded on the first switch-on or call. Until then `relay`, `modelContext`
+  // and `confirmations` are small stand-ins with the same contract: nothing to disconnect, nothing
+  // registered, no request waiting.
+  type Active = typeof import('./active.js');
+  interface Parts { modelContext: ModelContextProvider; relay: RelayConnection; queue: ConfirmationQueue }
+  let parts: Parts | null = null;
+  let loading: Promise<Parts> | null = null;
+  const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
+  const load = () =>
+    (loading ??= import('./active.js').then((active: Active) => {
+      parts ??= {
+        ...active.createActiveParts({
+          window: win,
+          clock,
+          loader: options.loader,
+          assetsBase: options.assetsBase,
+          relayPort,
+          discovery: autoReconnect ? 'probe' : 'widget',
+          ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
+        }),
+        queue: active.createConfirmationQueue({ clock, store: confirmationState }),
+      };
+      if (disposed) parts.relay.dispose();
+      return parts;
+    }).catch((error: unknown) => {
+      loading = null;
+      throw error;
+    }));
+
+  /** Bumped by every disconnect, so a connect that waited for the chunk does not add a widget after it. */
+  let relayEpoch = 0;
+  const relay: RelayConnector = {
+    async connect() {
+      const epoch = relayEpoch;
+      const { relay: real } = await load();
+      if (epoch === relayEpoch && !disposed) await real.connect();
+    },
+    async reconnect() {
+      const epoch = relayEpoch;
+      const { relay: real } = await load();
+      if (epoch === relayEpoch && !disposed) await real.reconnect();
+    },
+    disconnect() {
+      relayEpoch++;
+      parts?.relay.disconnect();
+    },
+    isConnected: () => parts?.relay.isConnected() ?? false,
+    discover: () => parts?.relay.discover() ?? Promise.resolve(false),
+  };
+  const modelContext: ModelContextProvider = {
+    ensure: async () => (await load()).modelContext.ensure(),
+    get native() {
+      return parts?.modelContext.native ?? null;
+    },
+  };
+  const confirmations: ConfirmationQueue = {
+    getState: confirmationState.getState,
+    getSnapshot: confirmationState.getSnapshot,
+    subscribe: confirmationState.subscribe,
+    async request(request) {
+      // SAFE-2: the deadline runs from arrival, the chunk's loading included.
+      const init = { ...request, arrivedAt: request.arrivedAt ?? clock.now() };
+      return (await load()).queue.request(init);
+    },
+    // Before the chunk loads no request exists, so there is nothing to answer.
+    approve: (id, answer) => parts?.queue.approve(id, answer),
+    decline: (id) => parts?.queue.decline(id),
+    declineTool: (tool) => parts?.queue.declineTool(tool),
+  };
   const sessions = createStore<readonly ToolSession[]>([]);
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
@@ -168,7 +222,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       poll = null;
       win.document.removeEventListener('visibilitychange', wake);
       win.removeEventListener('focus', wake);
-      relay.dispose();
+      parts?.relay.dispose();
     },
   };
 }

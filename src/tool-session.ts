@@ -4,16 +4,16 @@
  * {@link runCall} and lands in the log (SW-2..SW-4, REG-1..REG-5).
  * @module
  */
-import type { CompiledOperation } from './call.js';
 import type { AnyOperationDefinition } from './definition.js';
 import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
-import { ErrorCode, describeError, fail, serialize } from './result.js';
+import { ErrorCode, describeError, fail } from './result.js';
 import { createStore, type ReadableStore } from './store.js';
-import { toCallToolResult, type ModelContextProvider } from './model-context.js';
+import type { ModelContextProvider } from './model-context.js';
 import type { RelayConnector } from './relay-connection.js';
+import type { SessionEngine } from './session-engine.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';
@@ -75,21 +75,15 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     operations: [...definitions.keys()],
   });
   // The call path (validator included) is loaded and the schemas compiled once, on the first
-  // switch-on or call: a page whose switches stay off never downloads it.
-  let pipeline: Promise<{
-    operations: Map<string, CompiledOperation>;
-    runCall: typeof import('./call.js').runCall;
-    publishedSchema: typeof import('./validation.js').publishedSchema;
-  }> | null = null;
-  const loadPipeline = () =>
-    (pipeline ??= Promise.all([import('./call.js'), import('./validation.js')]).then(([call, validation]) => ({
-      operations: new Map([...definitions].map(([name, definition]) => [name, call.compileOperation(definition)])),
-      runCall: call.runCall,
-      publishedSchema: validation.publishedSchema,
-    })).catch((error) => {
-      pipeline = null;
-      throw error;
-    }));
+  // switch-on or call: a page whose switches stay off never downloads it. It is the runtime's
+  // on-demand chunk (src/active.ts), shared with the relay and polyfill loading (PKG-4).
+  let engine: Promise<SessionEngine> | null = null;
+  const loadEngine = () =>
+    (engine ??= import('./active.js').then((active) => active.createSessionEngine({ tool, definitions, permission, confirmations, log, clock }))
+      .catch((error) => {
+        engine = null;
+        throw error;
+      }));
   const update = (patch: Partial<ToolSessionState>) => {
     store.setState({ ...store.getState(), ...patch });
     deps.onStatusChange();
@@ -99,26 +93,14 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
     // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
     const arrivedAt = clock.now();
-    if (!definitions.has(name)) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    if (!definitions.has(name)) return JSON.stringify(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let loaded;
     try {
-      loaded = await loadPipeline();
+      loaded = await loadEngine();
     } catch (error) {
-      return serialize(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
+      return JSON.stringify(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
     }
-    const { result, json } = await loaded.runCall(loaded.operations.get(name)!, input, {
-      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
-      isEnabled: () => permission.isEnabled(),
-      skipsConfirmation: () => permission.skipsConfirmation(),
-      async confirm(request) {
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
-        if (!answer) return null;
-        if (answer.skipFuture) permission.skipConfirmations();
-        return answer.done;
-      },
-    }, { signal });
-    log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
-    return { result, json };
+    return (await loaded.call(name, input, { signal, arrivedAt })).json;
   };
 
   const start = async () => {
@@ -126,26 +108,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     registration = controller;
     update({ status: 'starting', error: null });
     try {
-      const [modelContext, { operations, publishedSchema }] = await Promise.all([provider.ensure(), loadPipeline()]);
+      const [modelContext, loaded] = await Promise.all([provider.ensure(), loadEngine()]);
       if (controller.signal.aborted) return;
-      // All together rather than one after another, so an agent listing the tools while they are
-      // being registered does not find a part of them for long.
-      await Promise.all([...operations].map(([name, { definition }]) =>
-        modelContext.registerTool(
-          {
-            name,
-            description: definition.description,
-            inputSchema: publishedSchema(definition.inputSchema),
-            // DEF-4, NAT-1: passed as written, even the hints the installed polyfill drops.
-            ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
-            // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
-            execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
-              const { result, json } = await call(name, args, { signal: options?.signal });
-              return toCallToolResult(json, result.ok);
-            },
-          },
-          { signal: controller.signal },
-        )));
+      await loaded.register(modelContext, controller.signal);
       if (controller.signal.aborted) return;
       await relay.connect();
       if (!controller.signal.aborted) update({ status: 'on' });
@@ -194,9 +159,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     turnOff() {
       permission.disable();
     },
-    async call(name, input, options) {
-      return (await call(name, input, options)).json;
-    },
+    call,
     dispose() {
       unsubscribe();
       // Unregisters and declines like a switch-off, but the stored "on" stays for the next page.

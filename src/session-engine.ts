@@ -1,0 +1,83 @@
+/**
+ * The part of a tool session that runs only once its switch is on or a call arrives: the schemas
+ * compiled, every call through {@link runCall} into the log, and the registration in the model
+ * context. It is in the runtime's on-demand chunk (src/active.ts), so a page whose switches are all
+ * off never downloads it (PKG-4); the session itself (status, permission, switch-off) stays small.
+ * @module
+ */
+import { compileOperation, runCall } from './call.js';
+import type { Clock } from './clock.js';
+import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { AnyOperationDefinition } from './definition.js';
+import { toCallToolResult, type ModelContextLike } from './model-context.js';
+import type { OperationLog } from './operation-log.js';
+import type { PermissionStore } from './permission-store.js';
+import type { OperationResult } from './result.js';
+import { publishedSchema } from './validation.js';
+
+/** What a session's engine needs from the session. */
+export interface SessionEngineDeps {
+  tool: string;
+  definitions: ReadonlyMap<string, AnyOperationDefinition>;
+  permission: PermissionStore;
+  confirmations: ConfirmationQueue;
+  log: OperationLog;
+  clock: Clock;
+}
+
+/** One session's compiled operations, its call path and its registration. */
+export interface SessionEngine {
+  /**
+   * Calls an operation (it must be one of the definitions) and logs it. `arrivedAt` is when the call
+   * reached the session (default now): the 50 s of CONF-8 run from there (SAFE-2).
+   */
+  call(name: string, input: unknown, options?: { signal?: AbortSignal; arrivedAt?: number }): Promise<{ result: OperationResult; json: string }>;
+  /** Registers every operation in `modelContext` until `signal` aborts (REG-1). */
+  register(modelContext: ModelContextLike, signal: AbortSignal): Promise<void>;
+}
+
+/** Compiles the definitions' schemas and returns the session's engine. */
+export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
+  const { tool, definitions, permission, confirmations, log, clock } = deps;
+  const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
+
+  const call: SessionEngine['call'] = async (name, input, { signal, arrivedAt = clock.now() } = {}) => {
+    const { result, json } = await runCall(operations.get(name)!, input, {
+      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
+      isEnabled: () => permission.isEnabled(),
+      skipsConfirmation: () => permission.skipsConfirmation(),
+      async confirm(request) {
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
+        if (!answer) return null;
+        if (answer.skipFuture) permission.skipConfirmations();
+        return answer.done;
+      },
+    }, { signal });
+    log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
+    return { result, json };
+  };
+
+  return {
+    call,
+    async register(modelContext, signal) {
+      // All together rather than one after another, so an agent listing the tools while they are
+      // being registered does not find a part of them for long.
+      await Promise.all([...operations].map(([name, { definition }]) =>
+        modelContext.registerTool(
+          {
+            name,
+            description: definition.description,
+            inputSchema: publishedSchema(definition.inputSchema),
+            // DEF-4, NAT-1: passed as written, even the hints the installed polyfill drops.
+            ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
+            // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
+            execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
+              const { result, json } = await call(name, args, { signal: options?.signal });
+              return toCallToolResult(json, result.ok);
+            },
+          },
+          { signal },
+        )));
+    },
+  };
+}
