@@ -2,13 +2,46 @@
  * The base of the three elements: where the runtime comes from, and which strings they show.
  * @module
  */
-import { ContextConsumer } from '@lit/context';
-import { LitElement, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, type PropertyValues, type ReactiveController } from 'lit';
+import { property } from 'lit/decorators/property.js';
 import { getAiOps, type AiOps } from '../src/runtime.js';
 import { aiOpsContext } from './context.js';
 import { StoreController } from './store-controller.js';
 import { aiOpsStringsStore, resolveAiOpsStrings, type AiOpsStrings } from './strings.js';
+
+/**
+ * Asks for the {@link aiOpsContext} with the community context protocol's `context-request` event,
+ * as `@lit/context`'s ContextConsumer does with `subscribe: true`, in fewer bytes: the switch loads
+ * it while every switch is off (PKG-4). A provider (or a ContextRoot, for a provider added later)
+ * calls back with the runtime and again when it changes.
+ */
+class RuntimeContextConsumer implements ReactiveController {
+  /** The provided runtime; undefined while no provider answered. */
+  value: AiOps | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly host: LitElement) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    const callback = (value: AiOps, unsubscribe?: () => void) => {
+      // A new provider (the element moved, or a closer one appeared) replaces the previous one.
+      if (this.unsubscribe && this.unsubscribe !== unsubscribe) this.unsubscribe();
+      this.unsubscribe = unsubscribe;
+      this.value = value;
+      this.host.requestUpdate();
+    };
+    this.host.dispatchEvent(Object.assign(new Event('context-request', { bubbles: true, composed: true }), {
+      context: aiOpsContext, contextTarget: this.host, callback, subscribe: true,
+    }));
+  }
+
+  hostDisconnected(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+}
 
 /**
  * An ai-ops element. It reads the runtime from an {@link aiOpsContext} provider when one is above
@@ -28,7 +61,7 @@ export class AiOpsElement extends LitElement {
   /** Strings merged over the page-wide ones (see `setAiOpsStrings`), e.g. for another locale. */
   @property({ attribute: false }) strings?: Partial<AiOpsStrings>;
 
-  private readonly runtimeContext = new ContextConsumer(this, { context: aiOpsContext, subscribe: true });
+  private readonly runtimeContext = new RuntimeContextConsumer(this);
   private readonly pageStrings = new StoreController(this, aiOpsStringsStore);
 
   /** The runtime in use; set before each render. */

@@ -3,11 +3,12 @@
  * @module
  */
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
+// The decorator's own module, not the lit/decorators.js barrel: through the barrel, every
+// decorator the log and the dialog use would load with the switch (PKG-4).
+import { property } from 'lit/decorators/property.js';
 import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
-import { AiOpsSwitchChangeEvent } from './events.js';
+import { AiOpsSwitchChangeEvent } from './switch-event.js';
 import { StoreController } from './store-controller.js';
 import { tokens } from './styles.js';
 
@@ -149,7 +150,7 @@ export class AiOpsSwitch extends AiOpsElement {
           part="switch"
           type="checkbox"
           role="switch"
-          .checked=${live(this.on)}
+          .checked=${this.on}
           aria-busy=${state.status === 'starting' ? 'true' : nothing}
           @change=${this.onChange}
         />
@@ -163,6 +164,14 @@ export class AiOpsSwitch extends AiOpsElement {
     `;
   }
 
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    // The checkbox shows the session, not the last click: a click the session did not follow (or a
+    // click between two renders with the same status) is put back here, as lit's `live` would.
+    const input = this.renderRoot.querySelector('input');
+    if (input && input.checked !== this.on) input.checked = this.on;
+  }
+
   private onChange(event: Event): void {
     const input = event.target as HTMLInputElement;
     const session = this.current;
@@ -171,6 +180,8 @@ export class AiOpsSwitch extends AiOpsElement {
     else session.turnOff();
     const changed = new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked });
     this.dispatchEvent(changed);
+    // A click the session does not follow renders nothing new; the update puts the checkbox back.
+    this.requestUpdate();
   }
 }
 

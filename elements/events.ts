@@ -5,26 +5,9 @@
  * @module
  */
 
-/** Detail of {@link AiOpsSwitchChangeEvent}. */
-export interface AiOpsSwitchChangeDetail {
-  /** The tool whose switch the user changed, e.g. `sql`. */
-  readonly tool: string;
-  /** True when the user turned the switch on. */
-  readonly on: boolean;
-}
-
-/**
- * The user changed `<ai-ops-switch>` (not fired for changes the runtime makes: expiry, another tab,
- * a failed start).
- * @example
- * switchElement.addEventListener('ai-ops-switch-change', (event) => console.log(event.detail.on));
- */
-export class AiOpsSwitchChangeEvent extends CustomEvent<AiOpsSwitchChangeDetail> {
-  static readonly eventName = 'ai-ops-switch-change';
-  constructor(detail: AiOpsSwitchChangeDetail) {
-    super(AiOpsSwitchChangeEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+// The switch's event has its own module so that the switch loads it without the others (PKG-4).
+export { AiOpsSwitchChangeEvent, type AiOpsSwitchChangeDetail } from './switch-event.js';
+import type { AiOpsSwitchChangeEvent } from './switch-event.js';
 
 /** Detail of {@link AiOpsConfirmApproveEvent}. */
 export interface AiOpsConfirmApproveDetail {

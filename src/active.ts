@@ -36,3 +36,53 @@ export function createActiveParts(options: ActivePartsOptions): { modelContext: 
   });
   return { modelContext, relay: new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery }) };
 }
+
+/** What {@link createRelayKeeper} answers: follow the switches, and stop. */
+export interface RelayKeeper {
+  /** Starts the 2 s checks while any switch is on or starting, stops them otherwise. */
+  update(): void;
+  /** Stops the checks and removes the listeners. */
+  dispose(): void;
+}
+
+/**
+ * Finds a relay started after the page (RELAY-5, the runtime's `autoReconnect`): while a switch is
+ * on and the page visible, the relay port is checked every 2 s until a relay answered; the widget
+ * is re-created when the page becomes visible or focused (at most every 3 s).
+ */
+export function createRelayKeeper(options: { window: Window; clock: Clock; relay: RelayConnection; anyOn(): boolean }): RelayKeeper {
+  const { window: win, clock, relay, anyOn } = options;
+  const visible = () => win.document.visibilityState === 'visible';
+  let disposed = false;
+  let poll: unknown = null;
+  const check = () => {
+    poll = clock.setTimeout(check, 2000);
+    if (visible() && !relay.isConnected()) void relay.discover();
+  };
+  let last = -Infinity;
+  const wake = () => {
+    if (disposed || !visible() || !anyOn() || relay.isConnected()) return;
+    if (clock.now() - last < 3000) return;
+    last = clock.now();
+    void relay.reconnect().catch(() => {});
+  };
+  win.document.addEventListener('visibilitychange', wake);
+  win.addEventListener('focus', wake);
+  const stop = () => {
+    if (poll !== null) clock.clearTimeout(poll);
+    poll = null;
+  };
+  return {
+    update() {
+      if (disposed) return;
+      if (!anyOn()) stop();
+      else if (poll === null) poll = clock.setTimeout(check, 2000);
+    },
+    dispose() {
+      disposed = true;
+      stop();
+      win.document.removeEventListener('visibilitychange', wake);
+      win.removeEventListener('focus', wake);
+    },
+  };
+}

@@ -10,6 +10,7 @@ import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
 import type { ModelContextLike, ModelContextProvider } from './model-context.js';
 import type { RelayConnection, RelayConnector, RelayOptions } from './relay-connection.js';
+import type { RelayKeeper } from './active.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
 import type { ScriptLoader } from './script-loader.js';
@@ -88,7 +89,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   // and `confirmations` are small stand-ins with the same contract: nothing to disconnect, nothing
   // registered, no request waiting.
   type Active = typeof import('./active.js');
-  interface Parts { modelContext: ModelContextProvider; relay: RelayConnection; queue: ConfirmationQueue }
+  interface Parts { modelContext: ModelContextProvider; relay: RelayConnection; queue: ConfirmationQueue; keeper: RelayKeeper | null }
   let parts: Parts | null = null;
   let loading: Promise<Parts> | null = null;
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
@@ -105,7 +106,12 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
           ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
         }),
         queue: active.createConfirmationQueue({ clock, store: confirmationState }),
+        keeper: null,
       };
+      if (autoReconnect && !disposed) {
+        parts.keeper = active.createRelayKeeper({ window: win, clock, relay: parts.relay, anyOn });
+        parts.keeper.update();
+      }
       if (disposed) parts.relay.dispose();
       return parts;
     }).catch((error: unknown) => {
@@ -156,33 +162,12 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const sessions = createStore<readonly ToolSession[]>([]);
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
-  const visible = () => win.document.visibilityState === 'visible';
-  let poll: unknown = null;
-  const check = () => {
-    poll = clock.setTimeout(check, 2000);
-    if (visible() && !relay.isConnected()) void relay.discover();
-  };
   const onStatusChange = () => {
     if (disposed) return;
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
-    if (!anyOn()) {
-      relay.disconnect();
-      if (poll !== null) clock.clearTimeout(poll);
-      poll = null;
-    } else if (autoReconnect && poll === null) poll = clock.setTimeout(check, 2000);
+    if (!anyOn()) relay.disconnect();
+    parts?.keeper?.update();
   };
-
-  let last = -Infinity;
-  const wake = () => {
-    if (disposed || !visible() || !anyOn() || relay.isConnected()) return;
-    if (clock.now() - last < 3000) return;
-    last = clock.now();
-    void relay.reconnect().catch(() => {});
-  };
-  if (autoReconnect) {
-    win.document.addEventListener('visibilitychange', wake);
-    win.addEventListener('focus', wake);
-  }
 
   return {
     embedded,
@@ -218,10 +203,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       if (disposed) return;
       disposed = true;
       for (const session of sessions.getState()) session.dispose();
-      if (poll !== null) clock.clearTimeout(poll);
-      poll = null;
-      win.document.removeEventListener('visibilitychange', wake);
-      win.removeEventListener('focus', wake);
+      parts?.keeper?.dispose();
       parts?.relay.dispose();
     },
   };
