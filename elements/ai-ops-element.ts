@@ -2,8 +2,7 @@
  * The base of the three elements: where the runtime comes from, and which strings they show.
  * @module
  */
-import { LitElement, type PropertyValues, type ReactiveController } from 'lit';
-import { property } from 'lit/decorators/property.js';
+import { LitElement, type PropertyDeclarations, type PropertyValues, type ReactiveController } from 'lit';
 import { getAiOps, type AiOps } from '../src/runtime.js';
 import { aiOpsContext } from './context.js';
 import { StoreController } from './store-controller.js';
@@ -56,10 +55,14 @@ export class AiOpsElement extends LitElement {
   /**
    * The runtime to show, when no context provider gives one. Default: the page's default runtime.
    */
-  @property({ attribute: false }) aiOps?: AiOps;
+  aiOps?: AiOps;
 
   /** Strings merged over the page-wide ones (see `setAiOpsStrings`), e.g. for another locale. */
-  @property({ attribute: false }) strings?: Partial<AiOpsStrings>;
+  strings?: Partial<AiOpsStrings>;
+
+  // Declared here rather than with `@property`: the decorator's module would load with the switch
+  // while every switch is off (PKG-4). Lit merges these into the subclasses' own.
+  static override properties: PropertyDeclarations = { aiOps: { attribute: false }, strings: { attribute: false } };
 
   private readonly runtimeContext = new RuntimeContextConsumer(this);
   private readonly pageStrings = new StoreController(this, aiOpsStringsStore);

@@ -2,10 +2,7 @@
  * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5).
  * @module
  */
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
-// The decorator's own module, not the lit/decorators.js barrel: through the barrel, every
-// decorator the log and the dialog use would load with the switch (PKG-4).
-import { property } from 'lit/decorators/property.js';
+import { css, html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
@@ -117,7 +114,10 @@ export class AiOpsSwitch extends AiOpsElement {
   `];
 
   /** The tool whose switch this is, e.g. `sql`: the name given to `provideOperations`. */
-  @property({ reflect: true }) tool = '';
+  tool = '';
+
+  // No decorators here: their modules would load with the switch while every switch is off (PKG-4).
+  static override properties: PropertyDeclarations = { tool: { reflect: true } };
 
   private readonly sessions = new StoreController<readonly ToolSession[]>(this);
   private readonly session = new StoreController<ToolSessionState>(this);
