@@ -10,7 +10,7 @@ import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { describeError } from '../src/result.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsLogVisibilityChangeEvent } from './events.js';
-import { DETAIL_CHARS, formatTime, formatValue, summarizeArgs, summarizeResult, type CutText } from './format.js';
+import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
 import { fillString, type AiOpsStrings } from './strings.js';
 import { tokens } from './styles.js';
@@ -26,21 +26,15 @@ const RENDER_DELAY_MS = 16;
  */
 export type AiOpsLogMode = 'panel' | 'tab';
 
-interface RowText {
-  readonly time: string;
-  readonly args: CutText;
-  readonly result: CutText;
-}
-
-/** Summaries are computed once per entry: entries never change, and a row renders often. */
-const rowTexts = new WeakMap<LogEntry, RowText>();
-const rowText = (entry: LogEntry): RowText => {
-  let texts = rowTexts.get(entry);
-  if (!texts) {
-    texts = { time: formatTime(entry.time), args: summarizeArgs(entry.args), result: summarizeResult(entry.result) };
-    rowTexts.set(entry, texts);
+/** Times are formatted once per entry: entries never change, and a row renders often. */
+const rowTimes = new WeakMap<LogEntry, string>();
+const rowTime = (entry: LogEntry): string => {
+  let time = rowTimes.get(entry);
+  if (time === undefined) {
+    time = formatTime(entry.time);
+    rowTimes.set(entry, time);
   }
-  return texts;
+  return time;
 };
 
 const badgeText = (status: LogStatus, text: AiOpsStrings) =>
@@ -337,14 +331,13 @@ export class AiOpsLog extends AiOpsElement {
 
   /** Time, name, argument summary, badge, result summary (LOG-3). */
   private renderLine(entry: LogEntry) {
-    const texts = rowText(entry);
     const ellipsis = (cut: CutText) => (cut.truncated ? '…' : '');
     return html`<span class="line">
-      <time part="time" datetime=${new Date(entry.time).toISOString()}>${texts.time}</time>
+      <time part="time" datetime=${new Date(entry.time).toISOString()}>${rowTime(entry)}</time>
       <span class="name" part="name">${entry.name}</span>
-      <span class="args-summary" part="args-summary">${texts.args.text}${ellipsis(texts.args)}</span>
+      <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
       <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
-      <span class="result-summary" part="result-summary">${texts.result.text}${ellipsis(texts.result)}</span>
+      <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
     </span>`;
   }
 
@@ -358,7 +351,7 @@ export class AiOpsLog extends AiOpsElement {
     `;
   }
 
-  /** Arguments and result in full, each cut at 10,000 characters (LOG-4), as text (LOG-6). */
+  /** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */
   private renderFull(entry: LogEntry) {
     const { text } = this;
     const block = (label: string, part: string, cut: CutText) => html`
@@ -367,8 +360,8 @@ export class AiOpsLog extends AiOpsElement {
       ${cut.truncated ? html`<p class="note">${fillString(text.logTruncated, { count: DETAIL_CHARS.toLocaleString('en-US') }).join('')}</p>` : nothing}
     `;
     return html`
-      ${block(text.logArguments, 'args', formatValue(entry.args, DETAIL_CHARS))}
-      ${block(text.logResult, 'result', formatValue(entry.result, DETAIL_CHARS))}
+      ${block(text.logArguments, 'args', entry.args)}
+      ${block(text.logResult, 'result', entry.result)}
     `;
   }
 

@@ -106,7 +106,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
         return answer.done;
       },
     });
-    log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
+    log.add({ time: clock.now(), tool, name, args: input, result });
     return { result, json };
   };
 
