@@ -17,7 +17,7 @@ export const chromeArgs = [
 export default {
   rootDir: '.',
   nodeResolve: { exportConditions: ['production', 'browser'] },
-  files: ['test/**/*.test.ts', '!test/e2e/**', '!test/node/**'],
+  files: ['test/**/*.test.ts', '!test/e2e/**', '!test/node/**', '!test/**/*.person.test.ts'],
   concurrency: 1,
   concurrentBrowsers: 1,
   testsFinishTimeout: 20 * 60 * 1000,
@@ -32,6 +32,22 @@ export default {
         args: [...chromeArgs, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-'))}`],
       },
     }),
+  ],
+  // AGENT-3: the dialog as a person's browser shows it. Without this flag a launched Chromium
+  // reports navigator.webdriver = true; `*.person.test.ts` files run only here.
+  groups: [
+    {
+      name: 'person',
+      files: 'test/**/*.person.test.ts',
+      browsers: [
+        chromeLauncher({
+          launchOptions: {
+            executablePath,
+            args: [...chromeArgs, '--disable-blink-features=AutomationControlled', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-person-'))}`],
+          },
+        }),
+      ],
+    },
   ],
   coverageConfig: {
     include: ['src/**/*.ts', 'elements/**/*.ts'],

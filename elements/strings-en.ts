@@ -15,6 +15,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   confirmIrreversible: 'This cannot be undone.',
   confirmUndoable: 'Undo restores what this operation changes.',
   confirmDetail: 'Full content passed in',
+  confirmAutomated: 'A program is controlling this browser. That program could press the buttons of this dialog itself.',
   confirmSkipFuture: 'Do not ask again on this page',
   confirmCancel: 'Cancel',
   confirmRunning: 'Running…',

@@ -25,6 +25,8 @@ export interface AiOpsStrings {
   confirmUndoable: string;
   /** The disclosure that holds the full content handed in (CONF-2). */
   confirmDetail: string;
+  /** Shown in the dialog when a program drives the browser (`navigator.webdriver`, AGENT-3). */
+  confirmAutomated: string;
   /** The checkbox under the body (CONF-3). */
   confirmSkipFuture: string;
   /** The secondary button (CONF-3). */
@@ -74,6 +76,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmIrreversible: 'この操作は元に戻せません。',
   confirmUndoable: 'この操作は「元に戻す」で戻せます。',
   confirmDetail: '渡された内容の全文',
+  confirmAutomated: 'このブラウザーは、プログラムから操作されています。そのプログラムは、このダイアログのボタンを自分で押すこともできます。',
   confirmSkipFuture: 'このページでは今後尋ねない',
   confirmCancel: 'やめる',
   confirmRunning: '実行中…',
