@@ -1,6 +1,7 @@
 // Real Chromium from Debian (never a downloaded browser). CHROME_PATH overrides the binary.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,8 @@ export default {
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
-  plugins: [reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9).
+  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

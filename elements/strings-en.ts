@@ -22,6 +22,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   logTitle: 'Operations from AI',
   logLabel: 'Operation log',
   logEmpty: 'Nothing has been called yet.',
+  logAnnouncement: '{name}: {status}',
   logConnectTitle: 'How to connect an AI agent',
   logConnectCommand: 'Start the relay with this command; --widget-origin is the origin of this page.',
   logConnectConfig: 'In an MCP client configuration, for example:',

@@ -39,6 +39,11 @@ export interface AiOpsStrings {
   logLabel: string;
   /** Shown while the log has no row yet. */
   logEmpty: string;
+  /**
+   * What the collapsed panel's live region says for a new row (SAFE-9); `{name}` is the operation,
+   * `{status}` its badge text.
+   */
+  logAnnouncement: string;
   /** The first disclosure of the log (LOG-2). */
   logConnectTitle: string;
   /** Before the relay command. */
@@ -83,6 +88,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',
+  logAnnouncement: '{name}: {status}',
   logConnectTitle: 'AI のエージェントのつなぎ方',
   logConnectCommand: 'relay を、次のコマンドで起動します。--widget-origin には、このページの origin を渡します。',
   logConnectConfig: 'MCP のクライアントの設定では、たとえば次のように書きます。',
