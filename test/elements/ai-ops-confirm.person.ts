@@ -1,5 +1,5 @@
-// Runs in the `person` group of web-test-runner.config.mjs: Chromium launched with
-// --disable-blink-features=AutomationControlled, so navigator.webdriver is false as in a browser a
+// Runs only in the `person` group of web-test-runner.config.mjs (`npx web-test-runner --group person`):
+// Chromium launched with --disable-blink-features=AutomationControlled, so navigator.webdriver is false as in a browser a
 // person opened. The automated path is tested in ai-ops-confirm.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
