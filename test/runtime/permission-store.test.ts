@@ -1,6 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { createPermissionStore, permissionKey, PERMISSION_TTL_MS } from '../../src/permission-store.js';
-import { BrokenStorage, FakeClock, MemoryStorage } from './helpers.js';
+import { createAiOps } from '../../src/runtime.js';
+import { defineOperation } from '../../src/definition.js';
+import { succeed } from '../../src/result.js';
+import { BrokenStorage, FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -390,5 +393,53 @@ describe('permission store expiry against another tab', () => {
     expect(a.getState()).to.include({ enabled: true, enabledUntil: b.getState().enabledUntil });
     deliver('a');
     expect(b.getState().enabled).to.equal(true);
+  });
+});
+
+describe('permission store seen through a tool session', () => {
+  const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
+  const operations = [
+    defineOperation({ name: 'demo_read', description: 'read', inputSchema: empty, execute: async () => succeed({ text: 'x' }) }),
+    defineOperation({
+      name: 'demo_delete', description: 'delete', inputSchema: empty,
+      confirmation: () => ({ title: 'ファイル「a」を削除する', summary: 's', actionLabel: '削除する' }),
+      execute: async () => succeed(),
+    }),
+  ];
+  const onTab = async () => {
+    const clock = new FakeClock();
+    const storage = new MemoryStorage();
+    // Tab A: a page whose storage events never arrive (a MemoryStorage fires none), the worst case of "late".
+    const aiOps = createAiOps({ clock, storage, loader: new FakeLoader(), embedded: false, autoReconnect: false, assetsBase: '/vendor/' });
+    const session = aiOps.provideOperations('demo', operations);
+    session.turnOn();
+    for (let i = 0; i < 200 && session.getState().status !== 'on'; i++) await flush();
+    // Tab B: the same tool's store on the same storage.
+    const other = createPermissionStore({ tool: 'demo', storage, clock, events: null });
+    return { aiOps, session, other, storage, key: permissionKey('demo') };
+  };
+  afterEach(() => document.querySelectorAll('[data-webmcp-relay]').forEach((e) => e.remove()));
+
+  it('[SAFE-4] B turns off; A\'s next call, before A hears of it, is declined and A turns off too', async () => {
+    const { session, other, storage, key } = await onTab();
+    expect(session.getState().status).to.equal('on');
+    other.disable();
+    const answer = JSON.parse(await session.call('demo_read', {}));
+    expect(answer.error.code).to.equal('declined');
+    expect(session.getState().status).to.equal('off');
+    expect(storage.getItem(key)).to.equal(null);
+  });
+
+  it('[SAFE-4] B turns off while A\'s dialog shows; approving it with 今後尋ねない writes no "on" back', async () => {
+    const { aiOps, session, other, storage, key } = await onTab();
+    const answer = session.call('demo_delete', {});
+    for (let i = 0; i < 50 && !aiOps.confirmations.getState().current; i++) await flush();
+    const request = aiOps.confirmations.getState().current!;
+    other.disable();
+    aiOps.confirmations.approve(request.id, { skipFuture: true });
+    await answer;
+    expect(storage.getItem(key)).to.equal(null);
+    expect(session.permission.getState().enabled).to.equal(false);
+    expect(createPermissionStore({ tool: 'demo', storage, events: null }).getState().enabled, 'a reload is off').to.equal(false);
   });
 });
