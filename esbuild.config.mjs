@@ -1,9 +1,14 @@
-// Build: `node esbuild.config.mjs` (npm run build).
-//   dist/ai-ops.js                 one self-contained module (runtime + elements + Lit) for pages
-//                                  without a bundler: <script type="module" src=".../ai-ops.js">
-//   dist/site/                     the demo playground served by `npm start`
-//   dist/site/ai-ops/vendor/       polyfill and relay browser files, served from the page's origin
-//   dist/lib/                      ES modules + .d.ts for bundler users (tsc, see package.json)
+// Build:
+//   `node esbuild.config.mjs --lib` (part of `npm run build`, the library only):
+//     dist/ai-ops.js (+ dist/ai-ops-chunks/)  one self-contained module (runtime + elements + Lit)
+//                                  for pages without a bundler: <script type="module" src=".../ai-ops.js">;
+//                                  what only shows while a switch is on is a chunk loaded then
+//     dist/ai-ops.js.LEGAL.txt     the licence notices of what the bundle contains (Lit)
+//     dist/vendor/                 polyfill and relay browser files, served from the page's origin
+//                                  (so dist/ served at /ai-ops/ needs no assetsBase)
+//   `node esbuild.config.mjs [page…]` (`npm start`, the tests): the above plus the demo playground
+//     in dist/site/ (every page, or only the pages named), /ai-ops/ holding the same files
+//   dist/lib/ (ES modules + .d.ts for bundler users) comes from tsc, see package.json.
 // Each demo page folder may hold a build.mjs exporting `build({ esbuild, outdir, root, production })`.
 import * as esbuild from 'esbuild';
 import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -28,10 +33,14 @@ export const browserOptions = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
 };
 
-export async function buildAll({ only } = {}) {
+/**
+ * Builds the bundle and the vendor files, then the playground pages unless `lib` is set.
+ * @param {{ only?: string[], lib?: boolean }} [options] `only`: page folders to build (default all)
+ */
+export async function buildAll({ only, lib = false } = {}) {
   await rm(join(root, 'dist/ai-ops-chunks'), { recursive: true, force: true });
-  await mkdir(site, { recursive: true });
-  await copyVendor(join(site, 'ai-ops/vendor'));
+  // dist/ mirrors what a page serves at /ai-ops/: ai-ops.js, ai-ops-chunks/, vendor/.
+  await copyVendor(join(root, 'dist/vendor'));
   await esbuild.build({
     ...browserOptions,
     entryPoints: { 'ai-ops': join(root, 'elements/bundle.ts') },
@@ -40,7 +49,12 @@ export async function buildAll({ only } = {}) {
     splitting: true,
     chunkNames: 'ai-ops-chunks/[name]-[hash]',
     metafile: true,
+    // Lit is BSD-3-Clause: its notices ship beside the bundle instead of inside it.
+    legalComments: 'external',
   });
+  if (lib) return;
+  await mkdir(site, { recursive: true });
+  await copyVendor(join(site, 'ai-ops/vendor'));
   await rm(join(site, 'ai-ops/ai-ops-chunks'), { recursive: true, force: true });
   await cp(join(root, 'dist/ai-ops.js'), join(site, 'ai-ops/ai-ops.js'));
   await cp(join(root, 'dist/ai-ops-chunks'), join(site, 'ai-ops/ai-ops-chunks'), { recursive: true });
@@ -58,5 +72,5 @@ export async function buildAll({ only } = {}) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   if (process.argv.includes('--clean')) await rm(site, { recursive: true, force: true });
-  await buildAll({ only: only.length ? only : undefined });
+  await buildAll({ only: only.length ? only : undefined, lib: process.argv.includes('--lib') });
 }

@@ -15,10 +15,18 @@ export const chromeArgs = [
   '--disable-dev-shm-usage',
 ];
 
+// NAT-3: `WEBMCP=1` runs in a browser with its own WebMCP (Chromium 156: off by default, on with
+// this flag), where document.modelContext is the browser's: by default the runtime tests and
+// test/webmcp/ (which needs that browser); with files on the command line, those files.
+export const webmcpArgs = ['--enable-features=WebMCP'];
+const webmcp = process.env.WEBMCP === '1';
+
 export default {
   rootDir: '.',
   nodeResolve: { exportConditions: ['production', 'browser'] },
-  files: ['test/**/*.test.ts', '!test/e2e/**', '!test/node/**'],
+  files: webmcp
+    ? ['test/runtime/**/*.test.ts', 'test/webmcp/**/*.test.ts']
+    : ['test/**/*.test.ts', '!test/e2e/**', '!test/node/**', '!test/webmcp/**'],
   concurrency: 1,
   concurrentBrowsers: 1,
   testsFinishTimeout: 20 * 60 * 1000,
@@ -31,7 +39,7 @@ export default {
     chromeLauncher({
       launchOptions: {
         executablePath,
-        args: [...chromeArgs, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-'))}`],
+        args: [...chromeArgs, ...(webmcp ? webmcpArgs : []), `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-'))}`],
       },
     }),
   ],

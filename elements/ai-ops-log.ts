@@ -344,7 +344,8 @@ export class AiOpsLog extends AiOpsElement {
     const { text } = this;
     const origin = globalThis.location.origin;
     const port = this.runtime.relayPort;
-    const args = ['ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
+    // --no-install: npx runs the installed package and never fetches one of that name (PKG-2).
+    const args = ['--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
     const config = JSON.stringify({ mcpServers: { 'ai-ops': { command: 'npx', args } } }, null, 2);
     return html`
       <details class="connect" part="connect">

@@ -1,8 +1,10 @@
 /**
- * The self-contained module for pages without a bundler (`dist/ai-ops.js`): the runtime, the three
- * elements (defined on import) and Lit. It leaves out what only the playground's tool definitions
- * need (shared file schemas, output tails), and the English strings: import those from the ES
- * modules in `dist/lib/` with a bundler.
+ * The self-contained module for pages without a bundler (`dist/ai-ops.js`): the runtime, the
+ * elements and Lit. `<ai-ops-switch>` is defined on import; `<ai-ops-confirm>` and `<ai-ops-log>`
+ * are chunks defined when a switch first turns on, so a page whose switches are all off loads
+ * neither (PKG-4). It leaves out what only the playground's tool definitions need (shared file
+ * schemas, output tails), and the English strings: import those from the ES modules in `dist/lib/`
+ * with a bundler.
  * @example
  * <script type="module">
  *   import { provideOperations, defineOperation, succeed } from '/ai-ops/ai-ops.js';
@@ -14,7 +16,8 @@ export {
   createAiOps, configureAiOps, getAiOps, provideOperations, createStore, isEmbedded,
 } from '../src/index.js';
 export type * from '../src/index.js';
-export {
-  AiOpsSwitch, AiOpsConfirm, AiOpsLog, defineAiOpsElements, aiOpsContext, setAiOpsStrings, defaultAiOpsStrings,
-} from './index.js';
-export type { AiOpsStrings } from './index.js';
+export { AiOpsSwitch } from './ai-ops-switch.js';
+export { defineAiOpsElements, loadAiOpsElements } from './define.js';
+export { aiOpsContext } from './context.js';
+export { setAiOpsStrings, defaultAiOpsStrings } from './strings.js';
+export type { AiOpsStrings } from './strings.js';

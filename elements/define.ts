@@ -1,33 +1,92 @@
 /**
- * The one place the ai-ops elements are defined. Importing this module defines them; defining
- * twice (two bundles, hot reload) is a no-op instead of an error.
+ * The one place the ai-ops elements are defined. Importing this module defines `<ai-ops-switch>` at
+ * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch's tool first turns on: neither
+ * renders anything while every switch is off (LOG-1), so a page whose switches are all off loads
+ * neither (PKG-4). Defining twice (two bundles, hot reload) is a no-op instead of an error.
  * @module
  */
-import { AiOpsConfirm } from './ai-ops-confirm.js';
-import { AiOpsLog } from './ai-ops-log.js';
+import type { AiOps } from '../src/runtime.js';
 import { AiOpsSwitch } from './ai-ops-switch.js';
 
-/**
- * Tag names and their classes.
- * @example Object.keys(aiOpsElements) // ['ai-ops-switch', 'ai-ops-confirm', 'ai-ops-log']
- */
-export const aiOpsElements = {
-  'ai-ops-switch': AiOpsSwitch,
-  'ai-ops-confirm': AiOpsConfirm,
-  'ai-ops-log': AiOpsLog,
+/** The tags defined on demand, each with the import that brings its class. */
+const onDemand = {
+  'ai-ops-confirm': () => import('./ai-ops-confirm.js').then((m) => m.AiOpsConfirm),
+  'ai-ops-log': () => import('./ai-ops-log.js').then((m) => m.AiOpsLog),
 } as const;
 
+/** Tag names of every ai-ops element, the switch first. */
+export const aiOpsTagNames = ['ai-ops-switch', ...(Object.keys(onDemand) as (keyof typeof onDemand)[])] as const;
+
+const loading = new WeakMap<CustomElementRegistry, Promise<void>>();
+
 /**
- * Defines `<ai-ops-switch>`, `<ai-ops-confirm>` and `<ai-ops-log>` in `registry`, skipping tags
- * already defined there.
+ * Defines `<ai-ops-confirm>` and `<ai-ops-log>` now (loading their code if needed), skipping tags
+ * already defined. Pages call it only when a log or dialog must exist with every switch off, e.g. a
+ * page that shows a log but no switch.
+ * @example
+ * import { loadAiOpsElements } from 'ai-ops/elements/define.js';
+ * await loadAiOpsElements();
+ */
+export function loadAiOpsElements(registry: CustomElementRegistry = customElements): Promise<void> {
+  let done = loading.get(registry);
+  if (!done) {
+    done = Promise.all(Object.entries(onDemand).map(async ([tag, load]) => {
+      const elementClass = await load();
+      if (!registry.get(tag)) registry.define(tag, elementClass);
+    })).then(() => undefined);
+    loading.set(registry, done);
+  }
+  return done;
+}
+
+const pending = new Set<CustomElementRegistry>();
+const watched = new WeakSet<AiOps>();
+
+/** Loads the on-demand elements of every waiting registry once `runtime` has a switch on or starting. */
+function watch(runtime: AiOps): void {
+  if (watched.has(runtime)) return;
+  watched.add(runtime);
+  const stops: (() => void)[] = [];
+  const followed = new WeakSet<object>();
+  const check = () => {
+    if (pending.size === 0) return;
+    for (const session of runtime.sessions.getState()) {
+      if (followed.has(session)) continue;
+      followed.add(session);
+      stops.push(session.subscribe(check));
+    }
+    if (!runtime.anyOn()) return;
+    for (const registry of pending) void loadAiOpsElements(registry);
+    pending.clear();
+    for (const stop of stops.splice(0)) stop();
+    watched.delete(runtime);
+  };
+  stops.push(runtime.sessions.subscribe(check));
+  check();
+}
+
+// A switch resolves its runtime (context, `aiOps` property or the default) before each render;
+// that is where the runtimes of the page are found, without creating the default one early.
+AiOpsSwitch.addInitializer((element) => {
+  element.addController({
+    hostUpdate: () => {
+      const { runtime } = element as unknown as { runtime?: AiOps };
+      if (runtime && pending.size > 0) watch(runtime);
+    },
+  });
+});
+
+/**
+ * Defines `<ai-ops-switch>` in `registry` now and `<ai-ops-confirm>`/`<ai-ops-log>` when a switch's
+ * tool first turns on (or at once with `{ now: true }`), skipping tags already defined there.
  * @example
  * import { defineAiOpsElements } from 'ai-ops/elements/define.js';
  * defineAiOpsElements();
  */
-export function defineAiOpsElements(registry: CustomElementRegistry = customElements): void {
-  for (const [tag, elementClass] of Object.entries(aiOpsElements)) {
-    if (!registry.get(tag)) registry.define(tag, elementClass);
-  }
+export function defineAiOpsElements(registry: CustomElementRegistry = customElements, options: { now?: boolean } = {}): void {
+  if (!registry.get('ai-ops-switch')) registry.define('ai-ops-switch', AiOpsSwitch);
+  if (options.now) void loadAiOpsElements(registry);
+  else if (!Object.keys(onDemand).every((tag) => registry.get(tag))) pending.add(registry);
 }
 
 defineAiOpsElements();

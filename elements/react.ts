@@ -10,7 +10,9 @@ import type { ReadableStore } from '../src/store.js';
 import { AiOpsConfirm as AiOpsConfirmElement } from './ai-ops-confirm.js';
 import { AiOpsLog as AiOpsLogElement } from './ai-ops-log.js';
 import { AiOpsSwitch as AiOpsSwitchElement } from './ai-ops-switch.js';
-import './define.js';
+// The wrappers bring the classes anyway, so all three tags are defined at once.
+import './index.js';
+import './jsx.js'; // the JSX types of the raw tags come with the wrappers
 import type {
   AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent, AiOpsSwitchChangeEvent,
 } from './events.js';

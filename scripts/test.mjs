@@ -1,15 +1,29 @@
-// `npm test`: build, type-check, the browser suites (web-test-runner in Debian Chromium, with the
-// coverage threshold), then the Node suites (servers, relay + MCP client end to end). Prints the
-// total alone on the last line as `N passed, M failed`.
+// `npm test`: build the library (`npm run build`) and the playground the suites load, type-check,
+// the browser suites (web-test-runner in Debian Chromium, with the coverage threshold), then the
+// Node suites (servers, relay + MCP client end to end, and the packed package in fresh consumer
+// projects, test/consumers/). Prints the total alone on the last line as `N passed, M failed`.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
+  // The demo pages (PGlite, Yaegi, …) are not part of the library; the browser and e2e suites load them.
+  { name: 'playground', cmd: ['node', 'esbuild.config.mjs'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
   { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
-  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/'], count: 'tap' },
+  // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs).
+  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
+  { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/', 'test/consumers/'], count: 'tap' },
+  // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs).
+  // playwright-mcp.test.mjs always drives a Chromium with WebMCP on, so it runs once, above.
+  {
+    name: 'e2e, WebMCP on',
+    cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1',
+      ...readdirSync('test/e2e').filter((f) => f.endsWith('.test.mjs') && f !== 'playwright-mcp.test.mjs').map((f) => `test/e2e/${f}`)],
+    env: { AI_OPS_BROWSER_MODE: 'webmcp' },
+    count: 'tap',
+  },
 ];
 
 const strip = (text) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
@@ -19,7 +33,7 @@ const broken = [];
 
 for (const stage of stages) {
   process.stdout.write(`\n== ${stage.name}: ${stage.cmd.join(' ')}\n`);
-  const { code, output } = await run(stage.cmd);
+  const { code, output } = await run(stage.cmd, stage.env);
   if (stage.count === 'wtr') {
     const matches = [...strip(output).matchAll(/(\d+) passed, (\d+) failed/g)];
     const last = matches.at(-1);
@@ -58,9 +72,9 @@ if (broken.length) process.stdout.write(`\nfailed stages: ${broken.join(', ')}\n
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(broken.length || failed ? 1 : 0);
 
-function run([cmd, ...args]) {
+function run([cmd, ...args], env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let output = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk) => {

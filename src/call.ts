@@ -1,24 +1,37 @@
 /**
- * The path of one call (REG-4): expiry → schema → `check` → confirmation (unless skipped) →
- * `execute`, with every exception turned into `failed` (RES-4) and every outcome into a JSON
- * envelope (RES-1). It knows nothing of switches or dialogs: the tool session hands it callbacks.
+ * The path of one call (REG-4): switch → schema → `prepare` → switch → confirmation (unless
+ * skipped) → switch → `prepare` again → switch → `execute`, with every exception turned into
+ * `failed` (RES-4) and every outcome into a JSON envelope (RES-1). The switch (and the call's
+ * cancellation signal) is read again at each arrow, because each step before it may wait: a
+ * `prepare` that makes a round trip, a dialog the user leaves open (SAFE-1, NAT-2). It knows
+ * nothing of switches or dialogs: the tool session hands it callbacks.
  * @module
  */
-import type { AnyOperationDefinition, ConfirmationContent } from './definition.js';
-import { ErrorCode, describeError, fail, isFailure, serialize, type OperationResult } from './result.js';
+import type { AnyOperationDefinition, CallContext, ConfirmationContent } from './definition.js';
+import { ErrorCode, describeError, fail, isFailure, serialize, type OperationFailure, type OperationResult } from './result.js';
 import { compileInputValidator } from './validation.js';
 
 /** What a call needs from its surroundings. */
 export interface CallHooks {
-  /** False when the permission has expired; the session turns the switch off (REG-3). */
+  /**
+   * False when the switch is off or the permission has expired (REG-3); read again before every
+   * step that could change something (SAFE-1).
+   */
   isEnabled(): boolean;
   /** True when the user chose 「このページでは今後尋ねない」 and it has not expired (CONF-5, PERM-4). */
   skipsConfirmation(): boolean;
   /**
    * Asks the user; resolves with a `done` callback to call when execution ends (so the dialog can
-   * show loading until then, CONF-4), or with null when declined (CONF-6, CONF-8, SW-3).
+   * show loading until then, CONF-4), or with null when declined (CONF-6, CONF-8, SW-3) or when
+   * `signal` aborted while it waited (NAT-2).
    */
-  confirm(request: { name: string; content: ConfirmationContent; input: unknown }): Promise<null | (() => void)>;
+  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal: AbortSignal }): Promise<null | (() => void)>;
+}
+
+/** Options of {@link runCall}. */
+export interface CallOptions {
+  /** The caller's cancellation signal (the browser's `execute(args, { signal })`, NAT-2). */
+  signal?: AbortSignal;
 }
 
 /** A definition with its schema compiled once (not per call). */
@@ -41,30 +54,61 @@ export interface CallOutcome {
 /**
  * Runs one call through the pipeline. Never rejects.
  * @example
- * const { json } = await runCall(compileOperation(definition), { path: 'a.txt' }, hooks);
+ * const { json } = await runCall(compileOperation(definition), { path: 'a.txt' }, hooks, { signal });
  */
-export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks): Promise<CallOutcome> {
-  return serialize(await settle(operation, input, hooks));
+export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks, options: CallOptions = {}): Promise<CallOutcome> {
+  return serialize(await settle(operation, input, hooks, { signal: options.signal ?? new AbortController().signal }));
 }
 
-async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks): Promise<OperationResult> {
+const EXPIRED = 'AI からの操作がオフになったか、許可が切れています (the switch is off, or the permission has expired)';
+const CANCELLED = 'the caller cancelled the call before it ran (its signal was aborted)';
+
+/** `declined` when the call may not go on: the switch went off or expired, or the caller cancelled. */
+function stopped(hooks: CallHooks, call: CallContext): OperationFailure | null {
+  if (call.signal.aborted) return fail(ErrorCode.declined, CANCELLED);
+  return hooks.isEnabled() ? null : fail(ErrorCode.declined, EXPIRED);
+}
+
+async function prepare(operation: CompiledOperation, input: unknown, call: CallContext, confirmed?: unknown): Promise<unknown> {
+  const { definition } = operation;
+  if (!definition.prepare) return undefined;
+  const ctx: unknown = await definition.prepare(input, confirmed === undefined ? call : { ...call, confirmed });
+  // Something shaped like a failure but not one (an unknown code) is a bug of the definition.
+  if (typeof ctx === 'object' && ctx !== null && (ctx as { ok?: unknown }).ok === false && !isFailure(ctx)) {
+    return fail(ErrorCode.failed, 'prepare returned a malformed failure envelope');
+  }
+  return ctx;
+}
+
+async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks, call: CallContext): Promise<OperationResult> {
   const { definition } = operation;
   try {
-    if (!hooks.isEnabled()) return fail(ErrorCode.declined, 'AI からの操作の許可が切れています (the permission has expired)');
+    const before = stopped(hooks, call);
+    if (before) return before;
     const invalid = operation.validate(input);
     if (invalid) return invalid;
-    if (definition.check) {
-      const failure = await definition.check(input);
-      if (failure) return isFailure(failure) ? failure : fail(ErrorCode.failed, 'check returned something that is not a failure envelope');
-    }
+    let ctx = await prepare(operation, input, call);
+    if (isFailure(ctx)) return ctx;
+    const afterPrepare = stopped(hooks, call);
+    if (afterPrepare) return afterPrepare;
     let done: (() => void) | null = null;
     if (definition.confirmation && !hooks.skipsConfirmation()) {
-      const content = definition.confirmation(input);
-      done = await hooks.confirm({ name: definition.name, content, input });
-      if (!done) return fail(ErrorCode.declined, 'the user declined, or did not answer in time');
+      const content = definition.confirmation(input, ctx);
+      done = await hooks.confirm({ name: definition.name, content, input, signal: call.signal });
+      if (!done) return fail(ErrorCode.declined, call.signal.aborted ? CANCELLED : 'the user declined, or did not answer in time');
     }
     try {
-      return await definition.execute(input);
+      if (done) {
+        // Approved: the page may have changed while the dialog was up, so look again, and let
+        // prepare compare with what the dialog showed.
+        const afterApproval = stopped(hooks, call);
+        if (afterApproval) return afterApproval;
+        ctx = await prepare(operation, input, call, ctx);
+        if (isFailure(ctx)) return ctx;
+        const beforeExecute = stopped(hooks, call);
+        if (beforeExecute) return beforeExecute;
+      }
+      return await definition.execute(input, ctx, call);
     } finally {
       done?.();
     }

@@ -1,6 +1,7 @@
 /**
  * The page's confirmation queue (CONF-4..CONF-9): one dialog at a time, first in first out, each
- * request declined 50 s after it arrived unless the user approved it first.
+ * request declined 50 s after its call arrived unless the user approved it first, or as soon as the
+ * call is cancelled.
  * @module
  */
 import { at, systemClock, type Clock } from './clock.js';
@@ -32,10 +33,27 @@ export interface ConfirmationState {
 /** The answer a call receives: approved (with the callback that ends `running`), or null. */
 export type ConfirmationAnswer = { skipFuture: boolean; done: () => void } | null;
 
+/** What a caller hands to {@link ConfirmationQueue.request}. */
+export interface ConfirmationRequestInit {
+  tool: string;
+  name: string;
+  content: ConfirmationContent;
+  /**
+   * When the call reached the runtime (epoch ms, the queue's clock); the 50 s run from there, not
+   * from queueing, so validation and `prepare` count (SAFE-2). Defaults to now.
+   */
+  arrivedAt?: number;
+  /** The call's cancellation signal: aborting it drops the request and answers null (NAT-2). */
+  signal?: AbortSignal;
+}
+
 /** The page-wide queue. */
 export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
-  /** Queues a request; resolves when the user answers, the deadline passes, or the tool is declined. */
-  request(request: { tool: string; name: string; content: ConfirmationContent }): Promise<ConfirmationAnswer>;
+  /**
+   * Queues a request; resolves when the user answers, the deadline passes, the tool is declined,
+   * or `signal` aborts (the request then leaves the queue or the dialog, NAT-2).
+   */
+  request(request: ConfirmationRequestInit): Promise<ConfirmationAnswer>;
   /** The user pressed the action button: the request runs; the dialog stays (loading) until done. */
   approve(id: number, options?: { skipFuture?: boolean }): void;
   /** The user pressed やめる, Esc, or the backdrop (CONF-6). */
@@ -60,7 +78,7 @@ export interface ConfirmationQueueOptions {
 export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): ConfirmationQueue {
   const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS } = options;
   const store = createStore<ConfirmationState>({ current: null, queued: [] });
-  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cancelDeadline: () => void }>();
+  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void }>();
   let nextId = 1;
 
   /** Removes `id` from the state, moving the next queued request up when the current one leaves. */
@@ -81,7 +99,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     const entry = pending.get(id);
     if (!entry) return;
     pending.delete(id);
-    entry.cancelDeadline();
+    entry.cleanup();
     entry.resolve(answer);
   };
 
@@ -97,14 +115,23 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    request({ tool, name, content }) {
+    request({ tool, name, content, arrivedAt = clock.now(), signal }) {
+      // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
+      if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
-      const arrivedAt = clock.now();
       const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting' };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
         const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));
-        pending.set(id, { resolve, cancelDeadline });
+        const onAbort = () => decline(id);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        pending.set(id, {
+          resolve,
+          cleanup: () => {
+            cancelDeadline();
+            signal?.removeEventListener('abort', onAbort);
+          },
+        });
         const { current, queued } = store.getState();
         store.setState(current ? { current, queued: [...queued, request] } : { current: request, queued });
       });

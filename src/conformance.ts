@@ -10,7 +10,8 @@
  * `cells`, `contents`, `sql` get the 1 MB cases, `timeoutMs` gets 999 / 120,001 / 1.5, `path` gets
  * the paths above (see {@link ConformanceOptions} to change the names). It also checks each
  * definition without calling it: a valid name, a description, `additionalProperties: false` on
- * every object schema, a schema the validator compiles, unique names.
+ * every object schema, a schema the validator compiles, unique names, `prepare` (not the old
+ * `check`, which the pipeline no longer calls).
  *
  * Framework-free: it returns a report, or throws a {@link ConformanceError} listing the problems.
  * Confirmations are always declined, so a confirmed operation never executes. Operations without a
@@ -412,6 +413,9 @@ export async function checkConformance(definitions: readonly AnyOperationDefinit
     seen.add(operation);
     if (typeof definition.description !== 'string' || definition.description.trim() === '') definitionProblem('a description', 'none');
     if (typeof definition.execute !== 'function') definitionProblem('an execute function', typeof definition.execute);
+    // The old shape's `check` is never called: a definition that still has one skips its checks silently.
+    if ('check' in definition) definitionProblem('prepare (check is no longer called)', 'a check function');
+    if (definition.prepare !== undefined && typeof definition.prepare !== 'function') definitionProblem('prepare as a function', typeof definition.prepare);
     const shapeProblems: string[] = [];
     schemaProblems(definition.inputSchema, '', shapeProblems);
     for (const shape of shapeProblems) definitionProblem('every object schema with additionalProperties: false', shape);

@@ -1,6 +1,7 @@
 /**
  * The operation definition type of the design doc (DEF-1), and `defineOperation`, which infers the
- * input type of `check`, `confirmation` and `execute` from the `inputSchema` literal.
+ * input type of `prepare`, `confirmation` and `execute` from the `inputSchema` literal and the
+ * context type from what `prepare` resolves to.
  * @module
  */
 import type { OperationFailure, OperationResult } from './result.js';
@@ -93,41 +94,67 @@ export type OperationAnnotations = {
 };
 
 /**
- * One operation (DEF-1). `check` runs before any confirmation (DEF-5) and resolves to a failure or
- * null; only definitions with `confirmation` show a dialog. `check` and `execute` must read the
- * tool's current state on every call (DEF-6).
+ * What every step of one call receives besides its input: the call's cancellation signal (NAT-2).
+ * The browser's API passes it as `execute(args, { signal })`; a caller that passes none gets a
+ * signal that never aborts.
  */
-export interface OperationDefinition<Input = unknown> {
+export interface CallContext {
+  /** Aborted when the caller cancelled the call; a running engine should stop on it. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * What `prepare` receives. After the user approved, `prepare` runs again and `confirmed` holds the
+ * context the dialog was built from, so it can tell that the document, file or runtime changed
+ * while the dialog was up (DOC-1); on the first run it is undefined. Typed `unknown` on purpose:
+ * a parameter typed by the context would stop TypeScript inferring the context from what
+ * `prepare` returns; narrow it where it is read.
+ */
+export interface PrepareContext extends CallContext {
+  /** The context `confirmation` showed, when this is the run after approval. */
+  readonly confirmed?: unknown;
+}
+
+/**
+ * One operation (DEF-1). `prepare` runs before any confirmation (DEF-5) and resolves to a failure
+ * or to a context (what it found: the document, the resolved path, the runtime); `confirmation`
+ * builds the dialog from that context; after the user approves, `prepare` runs again (the page
+ * may have changed while the dialog was up) and `execute` gets the context of that second run.
+ * Without a confirmation `prepare` runs once. Both must read the tool's current state on every
+ * call (DEF-6). The pipeline (src/call.ts) owns this order.
+ */
+export interface OperationDefinition<Input = unknown, Ctx = void> {
   /** `<tool>_<verb>`, only `[a-z0-9_]` (DEF-2). */
   name: string;
   /** Japanese, says what the operation does (DEF-3). */
   description: string;
-  /** Every call is validated against it before `check` (IN-1). */
+  /** Every call is validated against it before `prepare` (IN-1). */
   inputSchema: InputSchema;
   annotations?: OperationAnnotations;
-  check?: (input: Input) => Promise<OperationFailure | null>;
-  confirmation?: (input: Input) => ConfirmationContent;
-  execute: (input: Input) => Promise<OperationResult>;
+  prepare?: (input: Input, call: PrepareContext) => Promise<Ctx | OperationFailure>;
+  confirmation?: (input: Input, ctx: Ctx) => ConfirmationContent;
+  execute: (input: Input, ctx: Ctx, call: CallContext) => Promise<OperationResult>;
 }
 
-/** A definition whose input type is erased, as the runtime stores it. */
+/** A definition whose input and context types are erased, as the runtime stores it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperationDefinition = OperationDefinition<any>;
+export type AnyOperationDefinition = OperationDefinition<any, any>;
 
 /**
- * Declares an operation whose handlers are typed by its schema: a handler that reads a field the
- * schema lacks does not compile.
+ * Declares an operation whose handlers are typed by its schema (a handler that reads a field the
+ * schema lacks does not compile) and whose context is what `prepare` resolves to, failures aside.
  * @example
- * const readQuery = defineOperation({
- *   name: 'sql_read_query',
- *   description: '入力欄の SQL を返す。',
- *   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
- *   execute: async () => succeed({ sql: editor.sql }),
+ * const readFile = defineOperation({
+ *   name: 'go_read_file',
+ *   description: 'ファイルの中身を返す。',
+ *   inputSchema: readFileSchema,
+ *   prepare: async (input) => filePath(input.path),          // a failure, or { ok: true, path }
+ *   execute: async (input, { path }) => succeed({ path, contents: files.read(path) }),
  * });
  */
-export function defineOperation<const S extends InputSchema>(
-  definition: Omit<OperationDefinition<InputOf<S>>, 'inputSchema'> & { inputSchema: S },
-): OperationDefinition<InputOf<S>> {
+export function defineOperation<const S extends InputSchema, Ctx = void>(
+  definition: Omit<OperationDefinition<InputOf<S>, Ctx>, 'inputSchema'> & { inputSchema: S },
+): OperationDefinition<InputOf<S>, Ctx> {
   return definition;
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the four file operations of node and go share (FILE-1, FILE-2): input schemas, the
- * relative-path check and the 1 MB write cap. Reading rules (size, text, missing, directory) live
- * on the tool side.
+ * relative-path check and the 1 MB write cap. The operations themselves are tools/files.ts
+ * (`createFileOperations`).
  * @module
  */
 import { textSchema } from './limits.js';

@@ -59,16 +59,55 @@ export function timeoutSchema<const D extends string>(description: D) {
   } as const;
 }
 
-// CSI sequences (colours, cursor moves), OSC sequences (titles, links) and other single escapes,
-// plus the C0 controls a terminal acts on; newline and tab stay.
-const TERMINAL_CONTROLS = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+// ECMA-48 control functions, in the order they must be tried:
+// - CSI, 7-bit `ESC [` or 8-bit U+009B, with parameter, intermediate and final bytes;
+// - control strings (OSC `ESC ]`, DCS `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _` and their 8-bit
+//   forms) up to BEL or ST (`ESC \`, U+009C); another ESC aborts the string, as in xterm; an
+//   unterminated 7-bit one runs to the end of the text, while a lone 8-bit introducer (a stray
+//   U+009D in binary output) is dropped alone, so it cannot swallow the rest of the output (its
+//   payload is looked for once, at most 1,024 characters, with no backtracking into it);
+// - the other escape sequences: `ESC` + intermediates + final (`ESC ( B`, `ESC # 8`), and
+//   `ESC` + one final (`ESC 7`, `ESC 8`, `ESC =`, `ESC >`, `ESC c`);
+// - any other C1 control, and the C0 controls a terminal acts on, except TAB, LF, CR and BS, which
+//   the line rendering below handles.
+const TERMINAL_CONTROLS =
+  /(?:\u001b\[|\u009b)([0-?]*)[ -/]*([@-~])|\u001b[\]PX^_][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[\u0090\u0098\u009d\u009e\u009f](?=([^\u0007\u001b\u009c]{0,1024}))\3(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]+[0-~]|\u001b[0-~]|[\u0080-\u009f]|[\u0000-\u0007\u000b\u000c\u000e-\u001f\u007f]|\u001b/g;
+
+// Erase-in-line (CSI K) survives the first pass as a C0 marker the line rendering acts on; the
+// markers cannot come from the text itself, whose C0 controls the same pass removes.
+const ERASE_TO_END = '\u0001';
+const ERASE_LINE = '\u0002';
+
+/** One line as a terminal shows it: CR returns to its start, BS steps back, later text overwrites. */
+function renderLine(line: string): string {
+  if (!/[\r\b\u0001\u0002]/.test(line)) return line;
+  let cells: string[] = [];
+  let cursor = 0;
+  for (const ch of line) {
+    if (ch === '\r') cursor = 0;
+    else if (ch === '\b') cursor = Math.max(0, cursor - 1);
+    else if (ch === ERASE_TO_END) cells.length = Math.min(cells.length, cursor);
+    else if (ch === ERASE_LINE) cells = Array.from({ length: cursor }, () => ' ');
+    else {
+      while (cells.length < cursor) cells.push(' ');
+      cells[cursor++] = ch;
+    }
+  }
+  return cells.join('');
+}
 
 /**
- * Removes terminal control sequences from process output (NODE-5). A carriage return is dropped,
- * so `\r\n` becomes `\n`.
+ * Process output as a terminal would show it, as plain text (NODE-5, NODE-7): every ECMA-48
+ * control sequence removed (colours, cursor keys mode, charset selection, titles, links, DCS
+ * payloads, 8-bit CSI) and each line rendered: `10%\r20%\r30%` is `30%`, `\r\n` a newline.
+ * @example stripTerminalControls('\u001b[32mok\u001b(B\u001b[m\n10%\r20%') // 'ok\n20%'
  */
 export function stripTerminalControls(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, '');
+  const plain = text.replace(TERMINAL_CONTROLS, (_match, parameters: string | undefined, final: string | undefined) => {
+    if (final !== 'K') return '';
+    return parameters === '2' ? ERASE_LINE : parameters === '' || parameters === '0' ? ERASE_TO_END : '';
+  });
+  return plain.split('\n').map(renderLine).join('\n');
 }
 
 /**

@@ -1,24 +1,39 @@
 /**
- * The WebMCP side: the polyfill, the relay embed, and registration (REG-1, RELAY-3, RELAY-4,
- * RELAY-5, SW-6, SW-7). Relay 2.2.0 facts this module answers (PLATFORM-NOTES):
- * - `execute` must return a CallToolResult whose single text item is the envelope's JSON string,
- *   with `isError: true` when `ok` is false (RELAY-3);
- * - embed.js subscribes with `registerToolsChangedCallback`, which polyfill 5.1.0 lacks, so a shim
- *   is installed before embed.js (RELAY-4);
- * - a relay started after the page is only found when the widget is re-created (RELAY-5);
- * - Chromium delays every new WebSocket of a page by 1–5 s once that page's process has seen about
- *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
- *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
- *   answers HTTP on the relay port: no failed WebSocket, and a relay started later is reached at once
- *   (RELAY-5).
+ * Which model context the page's operations are registered in, and how (REG-1, SW-6, NAT-1,
+ * NAT-3, NAT-5, RELAY-3, RELAY-4). The relay widget itself is {@link RelayConnection}
+ * (`relay-connection.ts`).
+ *
+ * Two kinds of browser, measured in Debian Chromium 156 (PLATFORM-NOTES):
+ * - **Without WebMCP of its own** (the default): `@mcp-b/global` 5.1.0 provides
+ *   `document.modelContext` and `navigator.modelContextTesting`; tools are registered there. It
+ *   lacks `registerToolsChangedCallback`, which relay 2.2.0's embed.js subscribes with, so a shim
+ *   adds it (RELAY-4). The polyfill keeps `readOnlyHint` and `untrustedContentHint` but drops
+ *   `consequentialHint`; nothing in that browser reads the hints anyway.
+ * - **With its own WebMCP** (`--enable-features=WebMCP`): `document.modelContext` is the browser's
+ *   `ModelContext` (`registerTool`, `getTools`, `executeTool(tool, input, {signal})`, `toolchange`),
+ *   with no `navigator.modelContextTesting`. The polyfill still loads (SW-6) and replaces
+ *   `document.modelContext` with a wrapper that mirrors what is registered through it into the
+ *   browser's list, dropping `consequentialHint` and the call's `{signal}`, and that lists the
+ *   browser's own tools back. It installs no `modelContextTesting`, so embed.js found none of the
+ *   page's tools. So here every operation is registered in the browser's own API directly (all
+ *   hints, the registration's signal, `execute(args, {signal})`), never also through the wrapper
+ *   (which would list each twice), and ai-ops installs the `navigator.modelContextTesting` surface
+ *   embed.js reads from its own registry of those tools (NAT-3).
  * @module
  */
-import type { ScriptLoader } from './script-loader.js';
+import { systemClock, type Clock } from './clock.js';
+import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 
 /** A CallToolResult as the relay and MCP clients expect it. */
 export interface CallToolResult {
   content: [{ type: 'text'; text: string }];
   isError?: true;
+}
+
+/** What the browser (or the polyfill) passes as `execute`'s second argument. */
+export interface ToolCallOptions {
+  /** Aborted when the agent cancels the call (NAT-2); the polyfill passes none. */
+  signal?: AbortSignal;
 }
 
 /** The tool shape `registerTool` takes. */
@@ -27,7 +42,7 @@ export interface ModelContextTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, boolean>;
-  execute: (args: unknown) => Promise<CallToolResult>;
+  execute: (args: unknown, options?: ToolCallOptions) => Promise<CallToolResult>;
 }
 
 /** The part of `document.modelContext` ai-ops uses. */
@@ -35,204 +50,199 @@ export interface ModelContextLike {
   registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }): Promise<void> | void;
 }
 
-/** `navigator.modelContextTesting`, as the polyfill installs it. */
+/** `navigator.modelContextTesting`, as the polyfill installs it and relay 2.2.0's embed.js reads it. */
 export interface ModelContextTestingLike extends EventTarget {
   listTools(): { name: string; description: string; inputSchema?: string }[];
-  executeTool(name: string, inputArgsJson: string): Promise<string | null>;
+  executeTool(name: string, inputArgsJson: string, options?: ToolCallOptions): Promise<string | null>;
   registerToolsChangedCallback?: (callback: () => void) => void;
 }
 
-/** Where the vendor files are and which relay port the widget tries first. */
-export interface RelayOptions {
+/** Where the vendor files are. */
+export interface ModelContextOptions {
   /** URL of the folder holding `mcp-b-global.js` and `relay/embed.js`; default `/ai-ops/vendor/`. */
   assetsBase?: string;
-  /** The relay's port (`data-relay-port`); default 9333. */
-  relayPort?: number;
 }
 
-/** Connection to the polyfill and the relay widget, shared by the tools of one page. */
-export interface RelayConnector {
-  /** Loads the polyfill (once, even when the browser has `document.modelContext`: SW-6). */
-  ensureModelContext(): Promise<ModelContextLike>;
-  /** Adds the relay widget if it is not there. */
-  connect(): Promise<void>;
-  /** Removes the widget (its WebSocket closes) and adds a new one (RELAY-5). */
-  reconnect(): Promise<void>;
-  /** Removes the widget: no connection to the relay while every switch is off (SW-7). */
-  disconnect(): void;
-  /** True once the widget asked for the tool list since it was last (re)created: it reached a relay. */
-  isConnected(): boolean;
-  /**
-   * `probe` discovery: when no relay answered yet and something answers HTTP on the relay port,
-   * tells the widget to connect (a widget told before that reached nothing is re-created). Resolves
-   * true when it told it. Does nothing in `widget` discovery.
-   */
-  discover(): Promise<boolean>;
-}
-
-const WIDGET_SELECTOR = '[data-webmcp-relay]';
-
-/** Options of {@link createRelayConnector}. */
-export interface RelayConnectorOptions extends RelayOptions {
+/** Options of {@link createModelContextProvider}. */
+export interface ModelContextProviderOptions extends ModelContextOptions {
   loader: ScriptLoader;
   window?: Window;
+  clock?: Clock;
   /**
-   * `widget` (default): the widget searches for a relay as soon as it is added, and keeps searching.
-   * `probe`: the widget is added idle; {@link RelayConnector.discover} starts it once the relay port answers.
+   * The browser's own model context; default: detected ({@link findBrowserModelContext}). Null
+   * forces the polyfill's path. Tests pass a stand-in shaped like a newer browser's API (NAT-5).
    */
-  discovery?: 'widget' | 'probe';
+  browserModelContext?: ModelContextLike | null;
 }
 
-type ModelContextWindow = Window & {
-  __webModelContextOptions?: unknown;
-};
+/** Provides the model context the operations are registered in. */
+export interface ModelContextProvider {
+  /**
+   * Loads the polyfill (once, even over the browser's own API: SW-6; bounded by 15 s: SAFE-6) and
+   * resolves to where tools are registered: the browser's own API when it has one, else the
+   * polyfill's.
+   */
+  ensure(): Promise<ModelContextLike>;
+  /** True when tools go to the browser's own API; null until {@link ensure} decided. */
+  readonly native: boolean | null;
+}
+
+type ModelContextWindow = Window & { __webModelContextOptions?: unknown };
+type WithModelContext = Document & { modelContext?: unknown };
 
 /**
- * Creates the connector. Nothing is loaded until `ensureModelContext` or `connect` is called.
- * @example
- * const relay = createRelayConnector({ loader: createDomScriptLoader(), relayPort: 9333 });
- * const modelContext = await relay.ensureModelContext();
+ * The browser's own `document.modelContext`, or null. Feature detection, not version sniffing
+ * (NAT-5): a `registerTool` implemented by the platform. Over the polyfill's wrapper, the wrapper
+ * keeps the browser's context as `native` (when the browser has none, the polyfill's own stand-in
+ * is there instead, whose `registerTool` is script).
+ * @example const own = findBrowserModelContext(window); // null in a browser without WebMCP
  */
-export function createRelayConnector(options: RelayConnectorOptions): RelayConnector {
+export function findBrowserModelContext(win: Window): ModelContextLike | null {
+  const current = (win.document as WithModelContext).modelContext as { registerTool?: unknown; native?: unknown; __isBrowserMcpServer?: unknown } | undefined;
+  const candidate = (current?.__isBrowserMcpServer ? current.native : current) as { registerTool?: unknown } | undefined;
+  if (!candidate || typeof candidate.registerTool !== 'function') return null;
+  return isPlatformFunction(candidate.registerTool) ? (candidate as ModelContextLike) : null;
+}
+
+function isPlatformFunction(fn: unknown): boolean {
+  try {
+    return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(fn));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the provider. Nothing is loaded until `ensure` is called.
+ * @example
+ * const provider = createModelContextProvider({ loader: createDomScriptLoader() });
+ * const modelContext = await provider.ensure();
+ */
+export function createModelContextProvider(options: ModelContextProviderOptions): ModelContextProvider {
   const win = (options.window ?? window) as ModelContextWindow;
-  const doc = win.document;
+  const doc = win.document as WithModelContext;
+  const clock = options.clock ?? systemClock;
   const base = new URL(options.assetsBase ?? '/ai-ops/vendor/', doc.baseURI);
-  const port = String(options.relayPort ?? 9333);
-  let polyfill: Promise<ModelContextLike> | null = null;
-  let connected = false;
-  let embedding: Promise<void> | null = null;
-  const probing = options.discovery === 'probe';
-  // The widget last told to connect, and when: once told, it ignores another request.
-  let told: Element | null = null;
-  let toldAt = 0;
-  // The widget a discovery is running for.
-  let discovering: Element | null = null;
+  let native: boolean | null = null;
+  let loading: Promise<ModelContextLike> | null = null;
 
-  // The widget asks the page for its tools right after it reached a relay; seeing that request is
-  // the only sign of a live connection the relay scripts give the page.
-  win.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as { type?: unknown } | null;
-    if (event.origin === win.location.origin && data?.type === 'webmcp.tools.list.request') connected = true;
-  });
-
-  const load = async (): Promise<ModelContextLike> => {
+  const loadPolyfill = async () => {
     // The polyfill's tab transport accepts postMessage from any origin unless told otherwise;
     // only this page's own origin (e.g. a browser extension's content script) may talk to it.
     win.__webModelContextOptions ??= { transport: { tabServer: { allowedOrigins: [win.location.origin] } } };
     // Loaded once per document, even by several runtimes (or copies of this library): running the
     // polyfill twice would replace the registry that holds the tools already registered.
+    const src = new URL('mcp-b-global.js', base).href;
     const existing = doc.querySelector<HTMLScriptElement>('script[data-ai-ops-polyfill]');
-    if (existing?.dataset.aiOpsPolyfill === 'loaded') {
-      // loaded by another runtime of this page
-    } else if (existing) {
-      await new Promise<void>((resolve, reject) => {
-        existing.addEventListener('load', () => resolve(), { once: true });
-        existing.addEventListener('error', () => reject(new Error(`could not load ${existing.src}`)), { once: true });
-      });
-    } else {
-      const script = await options.loader.load(new URL('mcp-b-global.js', base).href, { 'data-ai-ops-polyfill': '' });
-      script.dataset.aiOpsPolyfill = 'loaded';
+    if (existing?.dataset.aiOpsPolyfill === 'loaded') return;
+    const loaded = existing
+      ? new Promise<void>((resolve, reject) => {
+          existing.addEventListener('load', () => resolve(), { once: true });
+          existing.addEventListener('error', () => reject(new Error(`could not load ${existing.src}`)), { once: true });
+        })
+      : options.loader.load(src, { 'data-ai-ops-polyfill': '' }).then((script) => {
+          script.dataset.aiOpsPolyfill = 'loaded';
+        });
+    await within(loaded, clock, SCRIPT_LOAD_TIMEOUT_MS, src);
+  };
+
+  const load = async (): Promise<ModelContextLike> => {
+    await loadPolyfill();
+    // Decided once the polyfill ran: its wrapper keeps the browser's own context as `native`.
+    const own = options.browserModelContext === undefined ? findBrowserModelContext(win) : options.browserModelContext;
+    if (own) {
+      native = true;
+      return createNativeRegistrar(own, installTestingSurface(win));
     }
-    const modelContext = (doc as Document & { modelContext?: ModelContextLike }).modelContext;
-    if (!modelContext || typeof modelContext.registerTool !== 'function') {
+    const polyfilled = doc.modelContext as ModelContextLike | undefined;
+    if (!polyfilled || typeof polyfilled.registerTool !== 'function') {
       throw new Error('the WebMCP polyfill loaded but document.modelContext.registerTool is missing');
     }
+    native = false;
     installToolsChangedShim(win);
-    return modelContext;
-  };
-
-  const addWidget = async () => {
-    const attributes: Record<string, string> = { 'data-relay-port': port, 'data-ai-ops-relay': '' };
-    if (probing) attributes['data-auto-connect'] = 'false';
-    await options.loader.load(new URL('relay/embed.js', base).href, attributes);
-  };
-
-  /** Resolves once the widget's document ran (its message listener is there), or after 10 s. */
-  const loaded = (frame: HTMLIFrameElement) =>
-    new Promise<void>((resolve) => {
-      let ready = false;
-      try {
-        ready = frame.contentDocument?.readyState === 'complete' && frame.contentWindow?.location.href !== 'about:blank';
-      } catch {
-        // another origin: wait for its load event
-      }
-      if (ready) return resolve();
-      frame.addEventListener('load', () => resolve(), { once: true });
-      win.setTimeout(resolve, 10_000);
-    });
-
-  // Anything listening answers (the relay's WebSocket server says 426); a closed port rejects. A
-  // failed fetch does not count towards the WebSocket throttle. Sent from the widget's document:
-  // the page's CSP may allow only ws: to the relay, and the widget frame carries the local-network
-  // permissions the page delegates to it.
-  const probe = (frame: HTMLIFrameElement) => {
-    let context: Window = win;
-    try {
-      if (frame.contentWindow?.fetch) context = frame.contentWindow;
-    } catch {
-      // another origin: probe from the page
-    }
-    return context
-      .fetch(`http://127.0.0.1:${port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(3000) })
-      .then(() => true, () => false);
-  };
-
-  /** The widget once loaded, unless it went away or a relay answered meanwhile. */
-  const ready = async (frame: HTMLIFrameElement | null) => {
-    if (frame) await loaded(frame);
-    return frame?.isConnected && !connected ? frame : null;
-  };
-
-  const discover = async (): Promise<boolean> => {
-    const current = doc.querySelector<HTMLIFrameElement>(WIDGET_SELECTOR);
-    if (!probing || connected || !current || current === discovering || (current === told && Date.now() - toldAt < 10_000)) return false;
-    discovering = current;
-    try {
-      let frame = await ready(current);
-      if (!frame || !(await probe(frame)) || !frame.isConnected || connected) return false;
-      if (frame === told) {
-        removeWidget();
-        await addWidget();
-        frame = await ready(doc.querySelector(WIDGET_SELECTOR));
-        if (!frame) return false;
-      }
-      frame.contentWindow?.postMessage({ type: 'webmcp.connect' }, new URL(frame.src).origin);
-      told = frame;
-      toldAt = Date.now();
-      return true;
-    } finally {
-      if (discovering === current) discovering = null;
-    }
-  };
-
-  const removeWidget = () => {
-    for (const element of doc.querySelectorAll(`${WIDGET_SELECTOR}, script[data-ai-ops-relay]`)) element.remove();
-    connected = false;
+    return polyfilled;
   };
 
   return {
-    ensureModelContext() {
-      polyfill ??= load().catch((error) => {
-        polyfill = null;
+    ensure() {
+      loading ??= load().catch((error: unknown) => {
+        loading = null;
         throw error;
       });
-      return polyfill;
+      return loading;
     },
-    async connect() {
-      if (!doc.querySelector(WIDGET_SELECTOR)) {
-        embedding ??= addWidget().finally(() => (embedding = null));
-        await embedding;
-      }
-      void discover();
+    get native() {
+      return native;
     },
-    async reconnect() {
-      removeWidget();
-      await this.connect();
-    },
-    disconnect: removeWidget,
-    isConnected: () => connected,
-    discover,
   };
+}
+
+/**
+ * Registers in the browser's own API (NAT-1: every annotation as written, the registration's
+ * signal; `execute` gets the browser's `{signal}`) and in ai-ops's own registry, which serves the
+ * `modelContextTesting` surface the relay's embed reads (NAT-3).
+ */
+function createNativeRegistrar(own: ModelContextLike, surface: TestingSurface): ModelContextLike {
+  return {
+    async registerTool(tool, registration = {}) {
+      const { signal } = registration;
+      // Chrome 160's registerTool may return nothing instead of a promise (NAT-5): await either.
+      await own.registerTool(tool, signal ? { signal } : {});
+      if (signal?.aborted) return;
+      surface.add(tool, signal);
+    },
+  };
+}
+
+/** The `navigator.modelContextTesting` ai-ops installs over the browser's own API. */
+interface TestingSurface extends ModelContextTestingLike {
+  add(tool: ModelContextTool, signal?: AbortSignal): void;
+}
+
+const SURFACE = Symbol.for('ai-ops.modelContextTesting');
+
+/**
+ * Installs (once per document, shared by every copy of ai-ops on the page) the
+ * `navigator.modelContextTesting` surface relay 2.2.0's embed.js needs — `listTools` (schemas as
+ * JSON text), `executeTool(name, json)` answering the CallToolResult as JSON text,
+ * `registerToolsChangedCallback` and `toolchange` — over the tools ai-ops registered natively.
+ */
+function installTestingSurface(win: Window): TestingSurface {
+  const nav = win.navigator as Navigator & { modelContextTesting?: ModelContextTestingLike & { [SURFACE]?: TestingSurface } };
+  const present = nav.modelContextTesting?.[SURFACE];
+  if (present) return present;
+  const tools = new Map<string, ModelContextTool>();
+  const events = new EventTarget();
+  const changed = () => events.dispatchEvent(new Event('toolchange'));
+  const surface: TestingSurface = Object.assign(events, {
+    listTools: () =>
+      [...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: JSON.stringify(t.inputSchema) })),
+    async executeTool(name: string, inputArgsJson: string, options: ToolCallOptions = {}) {
+      const tool = tools.get(name);
+      if (!tool) throw new DOMException(`Tool not found: ${name}`, 'NotFoundError');
+      let args: unknown;
+      try {
+        args = JSON.parse(inputArgsJson);
+      } catch {
+        throw new DOMException('the input is not JSON', 'SyntaxError');
+      }
+      return JSON.stringify(await tool.execute(args, options));
+    },
+    registerToolsChangedCallback(callback: () => void) {
+      events.addEventListener('toolchange', () => callback());
+    },
+    add(tool: ModelContextTool, signal?: AbortSignal) {
+      tools.set(tool.name, tool);
+      signal?.addEventListener('abort', () => {
+        if (tools.get(tool.name) === tool) tools.delete(tool.name);
+        changed();
+      }, { once: true });
+      changed();
+    },
+  });
+  (surface as unknown as Record<symbol, TestingSurface>)[SURFACE] = surface;
+  Object.defineProperty(nav, 'modelContextTesting', { value: surface, configurable: true, writable: true });
+  return surface;
 }
 
 /**
@@ -246,7 +256,13 @@ export function installToolsChangedShim(win: Window): void {
   testing.registerToolsChangedCallback = (callback) => testing.addEventListener('toolchange', () => callback());
 }
 
-/** Wraps an envelope for the relay and MCP clients (RELAY-3). */
+/**
+ * Wraps an envelope for every caller (RELAY-3, NAT-4): the envelope's JSON as the single text item,
+ * `isError: true` when `ok` is false. The same value is returned to the browser's own API: there a
+ * returned result always reports "Completed" to CDP (only a thrown error is a failure, and it would
+ * reach the agent as `UnknownError: …` without the envelope), while Playwright MCP shows the text
+ * and reports the nested `isError` as an error — so the agent sees `code` and `message` either way.
+ */
 export function toCallToolResult(json: string, ok: boolean): CallToolResult {
   return ok ? { content: [{ type: 'text', text: json }] } : { content: [{ type: 'text', text: json }], isError: true };
 }

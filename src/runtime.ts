@@ -8,7 +8,8 @@ import { systemClock, type Clock } from './clock.js';
 import { createConfirmationQueue, type ConfirmationQueue } from './confirmation-queue.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
-import { createRelayConnector, type RelayConnector, type RelayOptions } from './model-context.js';
+import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
+import { RelayConnection, type RelayConnector, type RelayOptions } from './relay-connection.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
@@ -31,6 +32,11 @@ export interface AiOpsOptions extends RelayOptions {
    * widget to search by itself.
    */
   autoReconnect?: boolean;
+  /**
+   * The browser's own model context; default: detected when a switch first turns on. Null forces the
+   * polyfill's path (tests).
+   */
+  browserModelContext?: ModelContextLike | null;
 }
 
 /** The runtime of one page. */
@@ -40,6 +46,8 @@ export interface AiOps {
   readonly confirmations: ConfirmationQueue;
   readonly log: OperationLog;
   readonly relay: RelayConnector;
+  /** Where the operations are registered: the browser's own WebMCP, or the polyfill's (NAT-1). */
+  readonly modelContext: ModelContextProvider;
   /** The relay port the widget tries first, for the connection instructions (LOG-2). */
   readonly relayPort: number;
   /** The tools of the page, in the order they were provided. */
@@ -53,6 +61,11 @@ export interface AiOps {
   getSession(tool: string): ToolSession | undefined;
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
+  /**
+   * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
+   * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
+   */
+  dispose(): void;
 }
 
 /**
@@ -69,13 +82,23 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const confirmations = createConfirmationQueue({ clock });
   const log = createOperationLog();
   const autoReconnect = !embedded && options.autoReconnect !== false;
-  const relay = createRelayConnector({
-    ...options,
-    relayPort,
-    loader: options.loader ?? createDomScriptLoader(win.document),
+  const loader = options.loader ?? createDomScriptLoader(win.document);
+  const modelContext = createModelContextProvider({
+    loader,
     window: win,
+    clock,
+    assetsBase: options.assetsBase,
+    ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
+  });
+  const relay = new RelayConnection({
+    assetsBase: options.assetsBase,
+    relayPort,
+    loader,
+    window: win,
+    clock,
     discovery: autoReconnect ? 'probe' : 'widget',
   });
+  let disposed = false;
   const sessions = createStore<readonly ToolSession[]>([]);
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
@@ -86,6 +109,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     if (visible() && !relay.isConnected()) void relay.discover();
   };
   const onStatusChange = () => {
+    if (disposed) return;
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
     if (!anyOn()) {
       relay.disconnect();
@@ -94,14 +118,14 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     } else if (autoReconnect && poll === null) poll = clock.setTimeout(check, 2000);
   };
 
+  let last = -Infinity;
+  const wake = () => {
+    if (disposed || !visible() || !anyOn() || relay.isConnected()) return;
+    if (clock.now() - last < 3000) return;
+    last = clock.now();
+    void relay.reconnect().catch(() => {});
+  };
   if (autoReconnect) {
-    let last = -Infinity;
-    const wake = () => {
-      if (!visible() || !anyOn() || relay.isConnected()) return;
-      if (clock.now() - last < 3000) return;
-      last = clock.now();
-      void relay.reconnect().catch(() => {});
-    };
     win.document.addEventListener('visibilitychange', wake);
     win.addEventListener('focus', wake);
   }
@@ -111,9 +135,11 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     confirmations,
     log,
     relay,
+    modelContext,
     relayPort,
     sessions,
     provideOperations(tool, definitions) {
+      if (disposed) throw new Error('ai-ops: this runtime was disposed');
       if (!isValidName(tool)) throw new TypeError(`ai-ops: tool name must match [a-z0-9_]+: ${JSON.stringify(tool)}`);
       if (sessions.getState().some((s) => s.tool === tool)) throw new Error(`ai-ops: operations of ${tool} were provided already`);
       const operations = new Map<string, AnyOperationDefinition>();
@@ -128,12 +154,22 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       const permission = embedded
         ? createPermissionStore({ tool, storage: null, clock, events: null })
         : createPermissionStore({ tool, storage: options.storage, clock, events: win });
-      const session = createToolSession({ tool, definitions: operations, permission, confirmations, log, relay, clock, embedded, onStatusChange });
+      const session = createToolSession({ tool, definitions: operations, permission, confirmations, log, modelContext, relay, clock, embedded, onStatusChange });
       sessions.setState([...sessions.getState(), session]);
       return session;
     },
     getSession: (tool) => sessions.getState().find((s) => s.tool === tool),
     anyOn,
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      for (const session of sessions.getState()) session.dispose();
+      if (poll !== null) clock.clearTimeout(poll);
+      poll = null;
+      win.document.removeEventListener('visibilitychange', wake);
+      win.removeEventListener('focus', wake);
+      relay.dispose();
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * (SHAPE-7), only when a switch turns on (SW-2, SW-7); never while every switch is off.
  * @module
  */
+import type { Clock } from './clock.js';
 
 /** Loads one classic script. Injectable so tests can fail a load on purpose (SW-4). */
 export interface ScriptLoader {
@@ -33,4 +34,29 @@ export function createDomScriptLoader(doc: Document = document): ScriptLoader {
       });
     },
   };
+}
+
+/** How long a vendor script may take before the switch gives up and turns back off (SAFE-6). */
+export const SCRIPT_LOAD_TIMEOUT_MS = 15_000;
+
+/**
+ * Races `loading` against a bound on the injected clock (SAFE-6): rejects after `ms` with a reason
+ * the SW-4 notice can show. `loading` itself goes on, so a caller that must undo what a late script
+ * does (the relay widget, SAFE-5) can still wait for it.
+ * @example await within(loader.load(src), clock, SCRIPT_LOAD_TIMEOUT_MS, src);
+ */
+export function within<T>(loading: Promise<T>, clock: Clock, ms: number, src: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(new Error(`${src} did not load within ${Math.round(ms / 1000)} s`)), ms);
+    loading.then(
+      (value) => {
+        clock.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clock.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

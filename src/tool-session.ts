@@ -12,7 +12,8 @@ import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail, serialize } from './result.js';
 import { createStore, type ReadableStore } from './store.js';
-import { toCallToolResult, type RelayConnector } from './model-context.js';
+import { toCallToolResult, type ModelContextProvider } from './model-context.js';
+import type { RelayConnector } from './relay-connection.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';
@@ -37,8 +38,13 @@ export interface ToolSession extends ReadableStore<ToolSessionState> {
   turnOn(): void;
   /** The user turned the switch off (deletes the stored key, PERM-6). */
   turnOff(): void;
-  /** Calls an operation through the whole pipeline, as an agent would; resolves to the JSON envelope. */
-  call(name: string, input: unknown): Promise<string>;
+  /**
+   * Calls an operation through the whole pipeline, as an agent would; resolves to the JSON
+   * envelope. `signal` is the caller's cancellation (NAT-2).
+   */
+  call(name: string, input: unknown, options?: { signal?: AbortSignal }): Promise<string>;
+  /** Unregisters and stops following the permission store; the stored switch is kept (runtime `dispose`). */
+  dispose(): void;
 }
 
 /** What a session needs from the page-wide runtime. */
@@ -49,6 +55,8 @@ export interface ToolSessionDeps {
   permission: PermissionStore;
   confirmations: ConfirmationQueue;
   log: OperationLog;
+  /** Where the tools are registered: the browser's own WebMCP or the polyfill's (NAT-1). */
+  modelContext: ModelContextProvider;
   relay: RelayConnector;
   clock: Clock;
   embedded: boolean;
@@ -58,7 +66,7 @@ export interface ToolSessionDeps {
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
 export function createToolSession(deps: ToolSessionDeps): ToolSession {
-  const { tool, definitions, permission, confirmations, log, relay, clock, embedded } = deps;
+  const { tool, definitions, permission, confirmations, log, modelContext: provider, relay, clock, embedded } = deps;
   const store = createStore<ToolSessionState>({
     tool,
     status: 'off',
@@ -88,7 +96,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   };
   let registration: AbortController | null = null;
 
-  const call = async (name: string, input: unknown) => {
+  const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
+    // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
+    const arrivedAt = clock.now();
     if (!definitions.has(name)) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let loaded;
     try {
@@ -97,15 +107,16 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
       return serialize(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
     }
     const { result, json } = await loaded.runCall(loaded.operations.get(name)!, input, {
+      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
       isEnabled: () => permission.isEnabled(),
       skipsConfirmation: () => permission.skipsConfirmation(),
       async confirm(request) {
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content });
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
         if (!answer) return null;
         if (answer.skipFuture) permission.skipConfirmations();
         return answer.done;
       },
-    });
+    }, { signal });
     log.add({ time: clock.now(), tool, name, args: input, result });
     return { result, json };
   };
@@ -115,7 +126,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     registration = controller;
     update({ status: 'starting', error: null });
     try {
-      const [modelContext, { operations, publishedSchema }] = await Promise.all([relay.ensureModelContext(), loadPipeline()]);
+      const [modelContext, { operations, publishedSchema }] = await Promise.all([provider.ensure(), loadPipeline()]);
       if (controller.signal.aborted) return;
       // All together rather than one after another, so an agent listing the tools while they are
       // being registered does not find a part of them for long.
@@ -125,10 +136,11 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
             name,
             description: definition.description,
             inputSchema: publishedSchema(definition.inputSchema),
-            // DEF-4: passed as written, even the hints the installed polyfill drops.
+            // DEF-4, NAT-1: passed as written, even the hints the installed polyfill drops.
             ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
-            execute: async (args: unknown) => {
-              const { result, json } = await call(name, args);
+            // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
+            execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
+              const { result, json } = await call(name, args, { signal: options?.signal });
               return toCallToolResult(json, result.ok);
             },
           },
@@ -162,8 +174,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     else if (!enabled && (status !== 'off' || registration)) stop();
   };
 
+  let unsubscribe = () => {};
   if (!embedded) {
-    permission.subscribe(sync);
+    unsubscribe = permission.subscribe(sync);
     sync();
   }
 
@@ -181,8 +194,17 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     turnOff() {
       permission.disable();
     },
-    async call(name, input) {
-      return (await call(name, input)).json;
+    async call(name, input, options) {
+      return (await call(name, input, options)).json;
+    },
+    dispose() {
+      unsubscribe();
+      // Unregisters and declines like a switch-off, but the stored "on" stays for the next page.
+      registration?.abort();
+      registration = null;
+      confirmations.declineTool(tool);
+      if (store.getState().status !== 'off') store.setState({ ...store.getState(), status: 'off' });
+      permission.dispose();
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Input validation (IN-1, IN-2, IN-4): each definition's schema is compiled once, and every call is
- * checked against it before `check`/`execute`, because neither the polyfill nor the relay
+ * checked against it before `prepare`/`execute`, because neither the polyfill nor the relay
  * validates (PLATFORM-NOTES).
  * @module
  */

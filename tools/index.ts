@@ -8,7 +8,7 @@
  * provideOperations('sql', createSqlOperations(sqlAdapter));
  * @module
  */
-export { createNodeOperations, nodeInputSchemas, runCommandSchema } from './node/operations.js';
+export { createNodeOperations, nodeInputSchemas, runCommandSchema, NODE_COMMAND_LIMITS } from './node/operations.js';
 export type { NodeOperationsOptions } from './node/operations.js';
 export type {
   NodeToolAdapter, NodeRuntimeLike, NodeProcessLike, NodeTreeStore, NodeTreeEntry, NodeReadResult, NodeChangeResult,
@@ -40,6 +40,9 @@ export type {
 export { createDrawioOperations, drawioInputSchemas, drawioReadSchema, addCellsSchema, drawioWriteSchema } from './drawio/operations.js';
 export type { DrawioToolAdapter } from './drawio/adapter.js';
 
-export { RELAY_WAIT_NOTE } from './shared.js';
-export type { OpenDocument } from './shared.js';
+export { createFileOperations } from './files.js';
+export type { FileStore, FileOperationsOptions, PathKind } from './files.js';
+
+export { RELAY_WAIT_NOTE, createDocumentGuard } from './shared.js';
+export type { OpenDocument, DocumentContext } from './shared.js';
 export { toolConformanceOptions } from './conformance-options.js';

@@ -1,13 +1,13 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
- * slides/excalidraw/drawio (DOC-1), file listings (FILE-3), output tails, the relay-wait sentence of
- * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool.
+ * slides/excalidraw/drawio (DOC-1), output tails, the relay-wait sentence of
+ * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
+ * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
-import type { ConfirmationContent } from '../src/definition.js';
-import { resolveRelativePath, type FileEntry } from '../src/files.js';
-import { MAX_LIST_ENTRIES, MAX_OUTPUT_CHARS, head, tail } from '../src/limits.js';
-import { ErrorCode, fail, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import type { PrepareContext } from '../src/definition.js';
+import { MAX_OUTPUT_CHARS, tail } from '../src/limits.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
 
 /**
  * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
@@ -33,136 +33,51 @@ export interface OpenDocument {
   name: string;
 }
 
+/** The context of an operation on the open document: the document it acts on. */
+export interface DocumentContext {
+  readonly document: OpenDocument;
+}
+
 /**
- * Guards the operations of a single-document tool (DOC-1): `not_ready` while the tool is loading or
- * nothing is open, and, for the confirmed operations, `not_ready` when the user switched documents
- * while the dialog was open, so a confirmation about 「A」 never changes 「B」.
+ * A context built in two steps, as most `prepare`s are: the first failure, or both parts merged.
+ * `more` runs only when `first` succeeded.
+ * @example prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements))
+ */
+export async function extend<A extends object, B extends object>(
+  first: A | OperationFailure,
+  more: () => B | OperationFailure | null | Promise<B | OperationFailure>,
+): Promise<(A & B) | OperationFailure> {
+  if (isFailure(first)) return first;
+  const second = await more();
+  return isFailure(second) ? second : ({ ...first, ...second } as A & B);
+}
+
+function isDocumentContext(value: unknown): value is DocumentContext {
+  const document = (value as { document?: unknown } | null | undefined)?.document;
+  return typeof document === 'object' && document !== null && typeof (document as { id?: unknown }).id === 'string';
+}
+
+/**
+ * The first step of every `prepare` of a single-document tool (DOC-1): `not_ready` while the tool
+ * is loading or nothing is open, and, in the run after approval, `not_ready` when the user switched
+ * documents while the dialog was open (the confirmed context names the document the dialog showed),
+ * so a confirmation about 「A」 never changes 「B」.
  * @example
- * const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
- * check: async () => guard.require(),
- * confirmation: (input) => { const doc = guard.remember(input); … },
- * execute: async (input) => { const doc = guard.current(input); if ('error' in doc) return doc; … },
+ * const openDocument = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
+ * prepare: async (input, call) => openDocument(call),
+ * confirmation: (input, { document }) => ({ title: `図「${document.name}」…`, … }),
  */
 export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, what: string) {
   // `what` names the document kind in messages (`no drawing is open…`).
-  // Keyed by the input object, which runCall hands unchanged to check, confirmation and execute.
-  const confirmed = new WeakMap<object, string>();
-  const open = (): OpenDocument | OperationFailure => {
-    const document = getOpenDocument();
-    return document ? { id: document.id, name: document.name } : fail(ErrorCode.notReady, `no ${what} is open in the page, or the page has not finished loading`);
-  };
-  return {
-    /** The open document, or `not_ready`. */
-    open,
-    /** `not_ready` when nothing is open, else null: what `check` answers. */
-    require(): OperationFailure | null {
-      const document = open();
-      return 'error' in document ? document : null;
-    },
-    /** Records which document the confirmation shows; returns it (its name goes into the title). */
-    remember(input: unknown): OpenDocument {
-      const document = open();
-      if ('error' in document) return { id: '', name: '' };
-      if (typeof input === 'object' && input !== null) confirmed.set(input, document.id);
-      return document;
-    },
-    /** The open document for `execute`: `not_ready` when none, or when it is not the one confirmed. */
-    current(input: unknown): OpenDocument | OperationFailure {
-      const document = open();
-      if ('error' in document) return document;
-      const shown = typeof input === 'object' && input !== null ? confirmed.get(input) : undefined;
-      if (shown !== undefined && shown !== document.id) {
-        return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
-      }
-      return document;
-    },
-  };
-}
-
-/**
- * A path for an operation on one file: relative, inside the working directory, and not the working
- * directory itself (FILE-2).
- * @example filePath('src/../a.txt') // { ok: true, path: 'a.txt' }
- */
-export function filePath(path: string): { ok: true; path: string } | OperationFailure {
-  const resolved = resolveRelativePath(path);
-  if (!resolved.ok) return resolved;
-  if (resolved.path === '') return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
-  return resolved;
-}
-
-/**
- * The confirmation of `node_delete_file` and `go_delete_file` (CONF-1): the same title and button
- * for both; `where` says whose files they are. The path is shown as it will be used (normalised).
- */
-export function deleteFileConfirmation(inputPath: string, where: string): ConfirmationContent {
-  const path = filePath(inputPath);
-  const shown = path.ok ? path.path : inputPath;
-  return {
-    title: `ファイル「${shown}」を削除する`,
-    summary: `${where}から、ファイル「${shown}」を削除します。`,
-    actionLabel: '削除する',
-    undoable: false,
-  };
-}
-
-/**
- * Adds the ancestor directories a listing leaves implicit, so `a/b.txt` alone still lists `a`.
- * @example withDirectories([{ path: 'a/b.txt', kind: 'file' }]) // a (directory), a/b.txt (file)
- */
-export function withDirectories(entries: readonly FileEntry[]): FileEntry[] {
-  const byPath = new Map<string, FileEntry>();
-  for (const entry of entries) {
-    const path = entry.path.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    if (path === '' || path === '.') continue;
-    byPath.set(path, { path, kind: entry.kind === 'directory' ? 'directory' : 'file' });
-  }
-  for (const path of [...byPath.keys()]) {
-    const segments = path.split('/');
-    for (let i = 1; i < segments.length; i++) {
-      const dir = segments.slice(0, i).join('/');
-      if (!byPath.has(dir)) byPath.set(dir, { path: dir, kind: 'directory' });
+  return (call?: PrepareContext): DocumentContext | OperationFailure => {
+    const open = getOpenDocument();
+    if (!open) return fail(ErrorCode.notReady, `no ${what} is open in the page, or the page has not finished loading`);
+    const shown = isDocumentContext(call?.confirmed) ? call.confirmed.document : undefined;
+    if (shown && shown.id !== open.id) {
+      return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
     }
-  }
-  return [...byPath.values()];
-}
-
-/** What a file's place in a listing says about it. */
-export type PathKind = 'file' | 'directory' | 'missing';
-
-/** Whether `path` is a file, a directory or absent in `entries` (the working directory is a directory). */
-export function kindOf(entries: readonly FileEntry[], path: string): PathKind {
-  if (path === '') return 'directory';
-  const found = entries.find((entry) => entry.path === path);
-  return found ? found.kind : 'missing';
-}
-
-/**
- * The listing of FILE-3: every level under `path` (the whole tree when omitted), sorted, at most
- * 1,000 entries with `truncated`. A missing `path` is `not_found`, a file `invalid_input`.
- * @example listUnder(entries, 'src', (e) => !excluded(e))
- */
-export function listUnder(
-  entries: readonly FileEntry[],
-  path: string | undefined,
-  include: (entry: FileEntry) => boolean = () => true,
-): { entries: FileEntry[]; truncated: boolean } | OperationFailure {
-  let dir = '';
-  if (path !== undefined) {
-    const resolved = resolveRelativePath(path);
-    if (!resolved.ok) return resolved;
-    dir = resolved.path;
-  }
-  const all = withDirectories(entries);
-  const kind = kindOf(all, dir);
-  if (kind === 'missing') return fail(ErrorCode.notFound, `no such directory: ${dir}`);
-  if (kind === 'file') return fail(ErrorCode.invalidInput, `not a directory: ${dir}`);
-  const prefix = dir === '' ? '' : `${dir}/`;
-  const under = all
-    .filter((entry) => entry.path.startsWith(prefix) && include(entry))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const { items, truncated } = head(under, MAX_LIST_ENTRIES);
-  return { entries: items, truncated };
+    return { document: { id: open.id, name: open.name } };
+  };
 }
 
 /**
@@ -217,11 +132,4 @@ export function jsonSafe(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = jsonSafe(item);
   return copy;
-}
-
-/** A plain record of the given keys of `value`, in that order (exact result shapes, RES-5). */
-export function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
-  for (const key of keys) out[key] = value[key];
-  return out;
 }

@@ -17,10 +17,14 @@ export async function run({ demo, browser }) {
   const relay = await startRelay({ origin: demo.origin, port: await freePort() });
   const page = await browser.context.newPage();
   try {
+    // Off before the click whatever ran before: with a stored "on" the click would turn it off.
     await page.goto(`${demo.origin}/sql/?id=bench-relay`);
+    await page.evaluate(() => localStorage.removeItem('fd-ai-operations:sql'));
+    await page.reload();
     const editor = page.getByLabel('SQL', { exact: true });
     await waitFor(async () => (await editor.inputValue()).length > 0, 15_000, 'the saved SQL');
     await clickSwitch(page, 'sql');
+    if (!(await page.locator('ai-ops-switch[tool="sql"] input[role="switch"]').isChecked())) throw new Error('the sql switch is not on after the click');
     await waitFor(async () => (await relayedNames(relay.client)).includes('sql_read_query'), 20_000, 'sql_read_query through the relay');
     // The same answer, built by hand: the editor's SQL in a CallToolResult.
     await page.evaluate(() => document.modelContext.registerTool({

@@ -289,6 +289,7 @@ export const excalidrawAdapter: ExcalidrawToolAdapter = {
     return ready && record ? { id: record.id, name: record.name } : null;
   },
   getElements: readElements,
+  getTakenIds: () => (api ? api.getSceneElementsIncludingDeleted().map((element) => element.id) : []),
   addElements: (elements) => addToScene(elements, 'IMMEDIATELY'),
   updateElement: updateInScene,
   clear: clearScene,

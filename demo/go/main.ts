@@ -4,7 +4,7 @@
  * @module
  */
 import '../../elements/define.js';
-import { FileTree } from './file-tree.js';
+import { FileTree } from '../shared/file-tree.js';
 import { embedId, files, run, runState, stop, subscribeOutput, type RunEnd, type RunState } from './state.js';
 import type { GoRunMode } from '../../tools/go/adapter.js';
 
@@ -166,6 +166,8 @@ function describeEnd(end: RunEnd): string {
       return `時間の上限(${end.timeoutMs.toLocaleString('ja-JP')} ミリ秒)を過ぎたので止めました`;
     case 'stopped':
       return '止めました';
+    case 'cancelled':
+      return 'AI からの呼び出しが取り消されたので止めました';
     case 'failed':
       return end.message;
   }

@@ -27,16 +27,17 @@ provideOperations('sample', [
     description: 'ページのメモを空にする。利用者の確認の後に実行する。',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { consequentialHint: true },
-    check: async () => (note() ? null : fail('not_ready', 'the note is not on the page')),
-    confirmation: () => ({
+    // Runs before the dialog and again after the user approved; what it returns is the context.
+    prepare: async () => (note() ? { field: note() } : fail('not_ready', 'the note is not on the page')),
+    confirmation: (_input, { field }) => ({
       title: 'メモを空にする',
-      summary: `メモの ${note().value.length} 文字を消します。`,
+      summary: `メモの ${field.value.length} 文字を消します。`,
       actionLabel: '空にする',
-      detail: note().value,
+      detail: field.value,
     }),
-    execute: async () => {
-      const count = note().value.length;
-      note().value = '';
+    execute: async (_input, { field }) => {
+      const count = field.value.length;
+      field.value = '';
       return succeed({ count });
     },
   }),

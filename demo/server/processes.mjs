@@ -1,15 +1,18 @@
-// Processes started by the node page: spawned without a shell in their own process group, with a
-// cleaned environment, output kept in memory (last OUTPUT_LIMIT characters) and streamed to
-// subscribers. `node` runs under Node's permission model, limited to the workspace for fs access.
+// Processes started by the node page: spawned without a shell, each inside its own bubblewrap
+// sandbox (sandbox.mjs) in its own process group, output kept in memory (last OUTPUT_LIMIT
+// characters) and streamed to subscribers. `node` also runs under Node's permission model, limited
+// to the workspace, as a second wall. Without a sandbox nothing runs (BOX-5).
 import { spawn } from 'node:child_process';
 import { access, constants as fsConstants, stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { createSandbox, explainExit } from './sandbox.mjs';
+import { diskUsage } from './workspace.mjs';
 
 /**
  * Commands the runner starts. Others end at once with exit code 127 and a message. The list is a
- * guard against accidents, not a boundary: `npm`/`npx` run package scripts, and `node` may start
- * child processes (Node tooling needs that), which the permission model does not cover.
+ * guard against accidents, not the boundary: `npm`/`npx` run package scripts and `node` may start
+ * child processes; the boundary is the sandbox every one of them runs in.
  */
 export const ALLOWED_COMMANDS = Object.freeze([
   'node', 'npm', 'npx',
@@ -69,19 +72,42 @@ async function findExecutable(command, path) {
  * @property {'running'|'exited'} status
  * @property {number|null} exitCode 128+signal number when killed by a signal
  * @property {string|null} signal
+ * @property {string|null} reason why a bound or the runner ended it (output, time, disk, cpu, memory,
+ *   file_size, processes, network, sandbox_unavailable), else null
  */
+
+/** A real timer must not keep the server's process alive on its own. */
+const unref = (timer) => {
+  timer?.unref?.();
+  return timer;
+};
+
+/** Characters of the output's end that are searched for the cause of an abnormal exit. */
+const EXPLAIN_TAIL = 8000;
 
 /**
  * Creates the process table for one workspace.
- * @param {{workspace: string, home: string, outputLimit?: number, now?: () => number}} options
+ * @param {{workspace: string, home: string, outputLimit?: number, now?: () => number,
+ *   sandbox?: ReturnType<typeof createSandbox>, etcDir?: string, bwrap?: string|null,
+ *   limits?: object, timers?: {setTimeout: Function, clearTimeout: Function},
+ *   confine?: boolean}} options
+ *   `sandbox` (or the options to make one: `etcDir`, `bwrap`, `limits`) confines every command.
+ *   `confine: false` runs commands without the sandbox: only the bench uses it, to measure the
+ *   sandbox's start-up cost; the runner and the server never pass it.
  */
-export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIMIT, now = Date.now }) {
+export function createProcessManager({
+  workspace, home, outputLimit = OUTPUT_LIMIT, now = Date.now,
+  etcDir, bwrap, limits, sandbox = createSandbox({ workspace, etcDir, limits, ...(bwrap === undefined ? {} : { bwrap }) }),
+  timers = { setTimeout, clearTimeout }, confine = true,
+}) {
   /** @type {Map<string, any>} */
   const records = new Map();
   let nextId = 1;
-  const path = [dirname(process.execPath), process.env.PATH || '/usr/local/bin:/usr/bin:/bin'].join(delimiter);
-  // Only what a command needs: no tokens, no NODE_OPTIONS, nothing of the server's own config.
-  const env = {
+  const bounds = sandbox.limits;
+  // Inside the sandbox the environment is the sandbox's own (bwrap --clearenv): no tokens, no
+  // NODE_OPTIONS, nothing of the server's config. Unconfined (bench only) the same minimal set.
+  const path = confine ? sandbox.env.PATH : [dirname(process.execPath), process.env.PATH || '/usr/local/bin:/usr/bin:/bin'].join(delimiter);
+  const env = confine ? { PATH: path } : {
     PATH: path,
     HOME: home,
     LANG: process.env.LANG || 'C.UTF-8',
@@ -98,7 +124,39 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
     status: record.status,
     exitCode: record.exitCode,
     signal: record.signal,
+    reason: record.reason,
   });
+
+  // The workspace's disk use, measured every diskCheckMs while a confined command runs: the
+  // per-file bound (RLIMIT_FSIZE) does not stop many files, this does.
+  let diskTimer = null;
+  const running = () => [...records.values()].filter((r) => r.status === 'running' && r.child);
+  const watchDisk = () => {
+    if (diskTimer !== null || !confine) return;
+    diskTimer = unref(timers.setTimeout(async () => {
+      const used = await diskUsage(workspace, { stopAbove: bounds.diskBytes });
+      diskTimer = null;
+      if (used > bounds.diskBytes) {
+        const message = `stopped: the workspace takes more than ${Math.round(bounds.diskBytes / 1024 ** 2)} MiB of disk; delete files to go on`;
+        for (const record of running()) stop(record, 'disk', message);
+      }
+      if (running().length > 0) watchDisk();
+    }, bounds.diskCheckMs));
+  };
+
+  /** Stops a command that crossed a bound the runner watches itself (output, time, disk). */
+  const stop = (record, reason, message) => {
+    if (record.status === 'exited' || record.reason) return;
+    record.reason = reason;
+    record.reasonMessage = message;
+    if (record.pid) {
+      try {
+        process.kill(-record.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
 
   const append = (record, text) => {
     if (!text) return;
@@ -113,15 +171,28 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
       record.dropped += drop;
     }
     for (const listener of record.listeners) listener.output(text, offset);
+    if (confine && record.status === 'running' && offset + text.length > bounds.outputChars) {
+      stop(record, 'output', `stopped: the command printed more than ${bounds.outputChars.toLocaleString('en-US')} characters`);
+    }
   };
 
   const finish = (record, code, signal) => {
     if (record.status === 'exited') return;
     append(record, record.stdoutDecoder?.decode() ?? '');
     append(record, record.stderrDecoder?.decode() ?? '');
-    record.status = 'exited';
+    if (record.timer !== null) timers.clearTimeout(record.timer);
     record.signal = signal ?? null;
     record.exitCode = exitCodeOf(code, signal);
+    if (record.child && confine) {
+      // Say why a bound ended it, so the terminal and the agent see the cause, not just a code.
+      let note = record.reason ? { reason: record.reason, message: record.reasonMessage } : null;
+      note ??= explainExit(record.exitCode, record.text.slice(-EXPLAIN_TAIL), bounds, record.command);
+      if (note) {
+        record.reason = note.reason;
+        append(record, `${record.text && !record.text.endsWith('\n') ? '\n' : ''}ai-ops runner: ${note.message}\n`);
+      }
+    }
+    record.status = 'exited';
     record.endedAt = now();
     for (const listener of record.listeners) listener.exit(info(record));
     record.listeners.clear();
@@ -152,6 +223,9 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
       child: null,
       stdoutDecoder: null,
       stderrDecoder: null,
+      reason: null,
+      reasonMessage: null,
+      timer: null,
     };
     record.exited = new Promise((resolve) => { record.resolveExit = resolve; });
     records.set(record.id, record);
@@ -166,6 +240,9 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
   };
 
   return {
+    /** The sandbox every command runs in (its `check()` says whether one can be made here). */
+    sandbox,
+
     /**
      * Starts `command` with `args` (never through a shell). Refusals and spawn failures still
      * produce a process, already exited with 126/127 and the reason in its output.
@@ -182,6 +259,13 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
       const record = newRecord(command, args, name);
       if (!ALLOWED_COMMANDS.includes(command)) {
         return refuse(record, `ai-ops runner: command not allowed: ${command} (allowed: ${ALLOWED_COMMANDS.join(', ')})`, 127);
+      }
+      if (confine) {
+        const missing = await sandbox.check();
+        if (missing) {
+          record.reason = 'sandbox_unavailable';
+          return refuse(record, missing, 126);
+        }
       }
       let file;
       let argv = args;
@@ -205,10 +289,14 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
         file = await findExecutable(command, path);
         if (!file) return refuse(record, `ai-ops runner: command not found: ${command}`, 127);
       }
+      // Confined, the process group's leader is bwrap: killing it takes the sandbox's PID
+      // namespace with it (its init dies with it, and the kernel kills everything inside).
+      const launch = confine ? sandbox.wrap(file, argv) : { file, args: argv, options: { cwd: workspace } };
       let child;
       try {
-        child = spawn(file, argv, {
-          cwd: workspace,
+        child = spawn(launch.file, launch.args, {
+          cwd: '/',
+          ...launch.options,
           env,
           shell: false,
           detached: true, // own process group, so kill reaches every descendant
@@ -220,6 +308,10 @@ export function createProcessManager({ workspace, home, outputLimit = OUTPUT_LIM
       }
       record.child = child;
       record.pid = child.pid ?? null;
+      if (confine) {
+        record.timer = unref(timers.setTimeout(() => stop(record, 'time', `stopped: the command ran longer than ${Math.round(bounds.timeMs / 1000)} s`), bounds.timeMs));
+        watchDisk();
+      }
       record.stdoutDecoder = new TextDecoder();
       record.stderrDecoder = new TextDecoder();
       child.stdout.on('data', (chunk) => append(record, record.stdoutDecoder.decode(chunk, { stream: true })));

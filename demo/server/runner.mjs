@@ -111,15 +111,24 @@ function domainError(res, error) {
 }
 
 /**
- * Creates the runner: a workspace-bound process manager plus the request handler.
- * @param {{workspace: string, home: string, token?: string, outputLimit?: number}} options
- *   `workspace` must be a real path (no symlinks), as returned by createWorkspace.
+ * Creates the runner: a workspace-bound process manager plus the request handler. Every command
+ * runs in the sandbox (sandbox.mjs); nothing here can switch it off.
+ * @param {{workspace: string, home: string, token?: string, outputLimit?: number,
+ *   etcDir?: string, owner?: {uid: number, gid: number}|null, limits?: object,
+ *   timers?: {setTimeout: Function, clearTimeout: Function}, bwrap?: string|null}} options
+ *   `workspace` must be a real path (no symlinks), as returned by createWorkspace, like `etcDir`;
+ *   `owner` is the sandbox user that owns the workspace; `limits` override DEFAULT_LIMITS;
+ *   `bwrap` names the bubblewrap binary (a test names a missing one).
  */
-export function createRunner({ workspace, home, token = createToken(), outputLimit = OUTPUT_LIMIT }) {
-  const processes = createProcessManager({ workspace, home, outputLimit });
+export function createRunner({ workspace, home, token = createToken(), outputLimit = OUTPUT_LIMIT, etcDir, owner = null, limits, timers, bwrap }) {
+  const processes = createProcessManager({
+    workspace, home, outputLimit, etcDir, limits, bwrap,
+    ...(timers ? { timers } : {}),
+  });
 
   const endpoints = {
     async info() {
+      const missing = await processes.sandbox.check();
       return {
         ok: true,
         api: RUNNER_API_VERSION,
@@ -128,6 +137,13 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
         excludes: EXCLUDES,
         maxFileBytes: MAX_FILE_BYTES,
         outputLimit,
+        // What confines every command: shown by the page, checked by the tests.
+        sandbox: {
+          available: missing === null,
+          ...(missing ? { message: missing } : {}),
+          network: 'none',
+          limits: processes.sandbox.limits,
+        },
       };
     },
     async tree() {
@@ -141,7 +157,7 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     async write(body) {
       const path = requireString(body, 'path');
       const contents = requireString(body, 'contents', { max: Number.MAX_SAFE_INTEGER });
-      await writeTextFile(workspace, path, contents);
+      await writeTextFile(workspace, path, contents, { owner });
       return { ok: true };
     },
     async remove(body) {

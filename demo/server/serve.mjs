@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUNNER_PREFIX, createRunner } from './runner.mjs';
+import { sandboxOwner } from './sandbox.mjs';
 import { createWorkspace, removeWorkspace } from './workspace.mjs';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -163,21 +164,23 @@ async function serveStatic(req, res, { root, pathname, search, token }) {
 
 /**
  * Starts the demo server on 127.0.0.1 with a fresh runner workspace and token.
- * @param {{port?: number, root?: string, log?: (line: string) => void}} [options]
+ * @param {{port?: number, root?: string, log?: (line: string) => void, runner?: {limits?: object,
+ *   timers?: {setTimeout: Function, clearTimeout: Function}, bwrap?: string|null}}} [options]
  *   `root`: directory of static files; a relative path is taken from the package root.
- *   `port`: 0 picks a free port.
+ *   `port`: 0 picks a free port. `runner`: the sandbox's bounds, timers and bwrap path (tests).
  * @returns {Promise<{url: string, origin: string, port: number, token: string, workspace: string, close: () => Promise<void>}>}
  * @example
  * const server = await startServer({ port: 0, root: '/tmp/site' });
  * await fetch(`${server.url}index.html`);
  * await server.close();
  */
-export async function startServer({ port = 0, root = 'dist/site', log = () => {} } = {}) {
+export async function startServer({ port = 0, root = 'dist/site', log = () => {}, runner: runnerOptions = {} } = {}) {
   const absoluteRoot = isAbsolute(root) ? root : resolve(packageRoot, root);
   if (!existsSync(absoluteRoot)) log(`warning: ${absoluteRoot} does not exist (run npm run build)`);
   const realRoot = existsSync(absoluteRoot) ? await realpath(absoluteRoot) : absoluteRoot;
-  const { base, workspace, home } = await createWorkspace();
-  const runner = createRunner({ workspace, home });
+  const owner = sandboxOwner();
+  const { base, workspace, home, etcDir } = await createWorkspace({ owner });
+  const runner = createRunner({ workspace, home, etcDir, owner, ...runnerOptions });
   let allowedHosts = new Set();
 
   const server = createServer((req, res) => {
@@ -262,7 +265,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const pages = await listPages(resolve(packageRoot, 'dist/site'));
   console.log(`\nai-ops demo: ${server.url}`);
   if (pages.length) console.log(`pages: ${pages.map((p) => `${server.origin}${p}`).join('  ')}`);
-  console.log(`\nFor agents, run the relay:\n  npx ai-ops-relay --widget-origin ${server.origin}\n`);
+  console.log(`\nFor agents, run the relay:\n  npx --no-install ai-ops-relay --widget-origin ${server.origin}\n`);
   const stop = () => {
     server.close().finally(() => process.exit(0));
   };

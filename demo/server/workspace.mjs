@@ -1,7 +1,9 @@
 // The runner's workspace: a temp directory per server start, and the file operations the node
-// page may perform inside it. Every path that comes from a request goes through `resolveInside`,
-// which refuses absolute paths, `..` that leaves the workspace and symlinks that point outside.
-import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
+// page may perform inside it. Every path that comes from a request is walked component by
+// component from the workspace (`openParent`): absolute paths, `..` that leaves and links that
+// lead outside (dangling or not, or swapped in while the operation runs) are refused (BOX-4).
+import { constants as fsConstants } from 'node:fs';
+import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, sep } from 'node:path';
 
@@ -58,21 +60,44 @@ export class WorkspaceError extends Error {
 }
 
 /**
- * Creates `<tmp>/ai-ops-runner-XXXX/{workspace,home}` and seeds the sample project.
- * `home` is the processes' HOME, kept outside the workspace so npm's cache does not show in the tree.
- * @returns {Promise<{base: string, workspace: string, home: string}>} real (symlink-free) paths
+ * Creates `<tmp>/ai-ops-runner-XXXX/{workspace,home,etc}` and seeds the sample project.
+ * `home` is HOME for unconfined runs (the bench only; the sandbox has its own empty HOME);
+ * `etc` holds the passwd/group files the sandbox shows, naming only the sandbox user.
+ * With `owner` (the sandbox user when the server is root) the workspace and its files belong to
+ * that user, so a confined command can change them, and nobody else can enter it.
+ * @param {{files?: Record<string, string>, owner?: {uid: number, gid: number}|null}} [options]
+ * @returns {Promise<{base: string, workspace: string, home: string, etcDir: string}>} real (symlink-free) paths
  */
-export async function createWorkspace({ files = SAMPLE_PROJECT } = {}) {
+export async function createWorkspace({ files = SAMPLE_PROJECT, owner = null } = {}) {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'ai-ops-runner-')));
   const workspace = join(base, 'workspace');
   const home = join(base, 'home');
-  await mkdir(workspace);
-  await mkdir(home);
+  const etcDir = join(base, 'etc');
+  await mkdir(workspace, { mode: 0o700 });
+  await mkdir(home, { mode: 0o700 });
+  await mkdir(etcDir);
+  const uid = owner?.uid ?? process.getuid?.() ?? 1000;
+  const gid = owner?.gid ?? process.getgid?.() ?? 1000;
+  await writeFile(join(etcDir, 'passwd'), `sandbox:x:${uid}:${gid}:ai-ops sandbox:/home/sandbox:/bin/sh\n`, { mode: 0o644 });
+  await writeFile(join(etcDir, 'group'), `sandbox:x:${gid}:\n`, { mode: 0o644 });
   for (const [name, contents] of Object.entries(files)) {
     await mkdir(join(workspace, posix.dirname(name)), { recursive: true });
     await writeFile(join(workspace, name), contents);
   }
-  return { base, workspace, home };
+  if (owner) {
+    // The sandbox user (not root) starts bwrap, so it must pass through base to the workspace.
+    await chmod(base, 0o711);
+    const own = async (dir) => {
+      await chown(dir, owner.uid, owner.gid);
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await own(path);
+        else await chown(path, owner.uid, owner.gid);
+      }
+    };
+    await own(workspace);
+  }
+  return { base, workspace, home, etcDir };
 }
 
 /** Removes the whole temp tree made by `createWorkspace`. */
@@ -111,45 +136,172 @@ function isInside(root, target) {
   return target === root || target.startsWith(root + sep);
 }
 
+/** Directory opens: never through a link (a link is resolved by hand, see `openParent`). */
+const DIR_FLAGS = fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW;
+
+/** Links followed while resolving one path (the kernel's own limit). */
+const MAX_LINKS = 40;
+
+/** Opens of a path retried when a component changes between the look and the open. */
+const MAX_RETRIES = 5;
+
 /**
- * The absolute path for a workspace-relative `path`, or a `WorkspaceError('invalid_path')`.
- * Checks the lexical form and then the real path of the deepest existing ancestor, so a symlink
- * anywhere along the way that leads outside is refused.
+ * A name looked up inside an open directory. `/proc/self/fd/<fd>` is the directory itself (the
+ * kernel does not resolve its path again), so this is openat(): a directory renamed or swapped
+ * for a link after it was opened cannot redirect the lookup.
+ */
+const at = (dir, name) => `/proc/self/fd/${dir.fd}/${name}`;
+
+const invalid = (message) => new WorkspaceError('invalid_path', message);
+
+/**
+ * The lexical checks of a request path: a string, relative, no NUL, no `..` that leaves.
+ * @returns {string[]} the normalised components ([] for the workspace itself)
+ */
+function componentsOf(path, { allowRoot = false } = {}) {
+  if (typeof path !== 'string') throw invalid('path must be a string');
+  if (path.includes('\0')) throw invalid('path contains a NUL character');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\\')) {
+    throw invalid(`not a relative path: ${path}`);
+  }
+  const normal = posix.normalize(path === '' ? '.' : path).replace(/\/+$/, '');
+  if (normal === '..' || normal.startsWith('../')) throw invalid(`path leaves the workspace: ${path}`);
+  if ((normal === '.' || normal === '') && !allowRoot) throw invalid('path names the workspace itself');
+  return normal === '.' || normal === '' ? [] : normal.split('/');
+}
+
+/** Where a link found in directory `done` (components from the root) points, as components. */
+function linkTarget(workspace, done, target, path) {
+  let joined;
+  if (target.startsWith('/')) {
+    if (target !== workspace && !target.startsWith(`${workspace}/`)) throw invalid(`path leaves the workspace through a link: ${path}`);
+    joined = target.slice(workspace.length + 1);
+  } else {
+    joined = posix.join(done.join('/'), target);
+  }
+  const normal = posix.normalize(joined || '.');
+  if (normal === '..' || normal.startsWith('../')) throw invalid(`path leaves the workspace through a link: ${path}`);
+  return normal === '.' ? [] : normal.split('/').filter(Boolean);
+}
+
+const closeQuietly = (handle) => handle.close().catch(() => {});
+
+/**
+ * Opens the directory that holds the last component of `path`, resolving every component inside
+ * the workspace: each directory is opened with O_NOFOLLOW relative to the one before, a link is
+ * read and resolved against the workspace by hand, and one that leads out (absolute, or through
+ * `..`) is refused, dangling or not. The caller closes `dir`.
+ * @param {string} workspace real path of the workspace
+ * @param {string} path request path
+ * @param {{create?: boolean, followLast?: boolean, owner?: {uid: number, gid: number}|null,
+ *   parentFileCode?: 'invalid_path'|'not_found'}} options
+ *   `create` makes missing parent directories; `followLast` resolves a link in the last place.
+ * @returns {Promise<{dir: import('node:fs/promises').FileHandle, name: string, relative: string}>}
+ */
+export async function openParent(workspace, path, { create = false, followLast = true, owner = null, parentFileCode = 'invalid_path' } = {}) {
+  let pending = componentsOf(path);
+  let links = 0;
+  for (;;) {
+    if (pending.length === 0) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
+    const root = await open(workspace, DIR_FLAGS);
+    let dir = root;
+    let restart = null;
+    let handedOver = false;
+    const done = [];
+    try {
+      for (let i = 0; i < pending.length && !restart; i++) {
+        const name = pending[i];
+        const last = i === pending.length - 1;
+        let info = null;
+        try {
+          info = await lstat(at(dir, name));
+        } catch (error) {
+          if (error.code !== 'ENOENT') throw error;
+        }
+        if (info?.isSymbolicLink() && (!last || followLast)) {
+          if (++links > MAX_LINKS) throw invalid(`too many links: ${path}`);
+          let target;
+          try {
+            target = await readlink(at(dir, name));
+          } catch (error) {
+            // No longer a link (EINVAL) or gone: it changed after the look, walk again.
+            if (error.code !== 'EINVAL' && error.code !== 'ENOENT') throw error;
+            restart = pending;
+            break;
+          }
+          restart = [...linkTarget(workspace, done, target, path), ...pending.slice(i + 1)];
+          break;
+        }
+        if (last) {
+          handedOver = true;
+          return { dir, name, relative: [...done, name].join('/') };
+        }
+        if (!info) {
+          if (!create) throw new WorkspaceError('not_found', `no such file: ${path}`);
+          try {
+            await mkdir(at(dir, name), 0o755);
+            if (owner) await chown(at(dir, name), owner.uid, owner.gid);
+          } catch (error) {
+            if (error.code !== 'EEXIST') throw error; // made meanwhile: look again below
+          }
+        } else if (!info.isDirectory()) {
+          throw new WorkspaceError(parentFileCode, parentFileCode === 'not_found' ? `no such file: ${path}` : `a parent of ${path} is a file`);
+        }
+        let next;
+        try {
+          next = await open(at(dir, name), DIR_FLAGS);
+        } catch (error) {
+          // Changed between the look and the open (now a link or a file): walk again.
+          if (!['ELOOP', 'ENOTDIR', 'ENOENT'].includes(error.code)) throw error;
+          if (++links > MAX_LINKS) throw invalid(`the path keeps changing: ${path}`);
+          restart = pending;
+          break;
+        }
+        if (dir !== root) await closeQuietly(dir);
+        dir = next;
+        done.push(name);
+      }
+    } finally {
+      if (!handedOver) {
+        if (dir !== root) await closeQuietly(dir);
+        await closeQuietly(root);
+      } else if (dir !== root) {
+        await closeQuietly(root);
+      }
+    }
+    pending = restart;
+  }
+}
+
+/**
+ * The absolute path for a workspace-relative `path` after the lexical checks, or a
+ * `WorkspaceError('invalid_path')`. Only for showing where a path is; file operations resolve
+ * through `openParent`, which also follows links safely.
  * @param {string} workspace real path of the workspace
  * @param {unknown} path
  * @param {{allowRoot?: boolean}} [options]
  */
-export async function resolveInside(workspace, path, { allowRoot = false, followLast = true } = {}) {
-  if (typeof path !== 'string') throw new WorkspaceError('invalid_path', 'path must be a string');
-  if (path.includes('\0')) throw new WorkspaceError('invalid_path', 'path contains a NUL character');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\\')) {
-    throw new WorkspaceError('invalid_path', `not a relative path: ${path}`);
-  }
-  const normal = posix.normalize(path === '' ? '.' : path).replace(/\/+$/, '');
-  if (normal === '..' || normal.startsWith('../')) {
-    throw new WorkspaceError('invalid_path', `path leaves the workspace: ${path}`);
-  }
-  if ((normal === '.' || normal === '') && !allowRoot) {
-    throw new WorkspaceError('invalid_path', 'path names the workspace itself');
-  }
-  const relative = normal === '.' ? '' : normal;
-  const absolute = relative ? join(workspace, ...relative.split('/')) : workspace;
-  // Walk up to the deepest existing ancestor and compare its real path. Without followLast the
-  // last component is not resolved (unlink removes a link, not what it points to).
-  let probe = followLast ? absolute : join(absolute, '..');
-  for (;;) {
+export function resolveInside(workspace, path, { allowRoot = false } = {}) {
+  const relative = componentsOf(path, { allowRoot }).join('/');
+  return { absolute: relative ? join(workspace, ...relative.split('/')) : workspace, relative };
+}
+
+/** Opens the last component with `flags` (never through a link), walking again on a race. */
+async function openLeaf(workspace, path, flags, options) {
+  for (let attempt = 0; ; attempt++) {
+    const { dir, name } = await openParent(workspace, path, options);
     try {
-      const real = await realpath(probe);
-      if (!isInside(workspace, real)) throw new WorkspaceError('invalid_path', `path leaves the workspace through a link: ${path}`);
-      break;
+      return await open(at(dir, name), flags | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK, 0o644);
     } catch (error) {
-      if (error instanceof WorkspaceError) throw error;
-      if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
-      if (probe === workspace) break;
-      probe = join(probe, '..');
+      // ELOOP: the last component became a link after it was looked at: resolve it again.
+      if (error.code !== 'ELOOP' || attempt >= MAX_RETRIES) {
+        if (error.code === 'ELOOP') throw invalid(`the path keeps changing: ${path}`);
+        throw error;
+      }
+    } finally {
+      await closeQuietly(dir);
     }
   }
-  return { absolute, relative };
 }
 
 /**
@@ -157,73 +309,137 @@ export async function resolveInside(workspace, path, { allowRoot = false, follow
  * @returns {Promise<string>}
  */
 export async function readTextFile(workspace, path) {
-  const { absolute } = await resolveInside(workspace, path);
-  let info;
+  let handle;
   try {
-    info = await stat(absolute);
+    handle = await openLeaf(workspace, path, fsConstants.O_RDONLY, { parentFileCode: 'not_found' });
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new WorkspaceError('not_found', `no such file: ${path}`);
     throw error;
   }
-  if (info.isDirectory()) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
-  if (!info.isFile()) throw new WorkspaceError('not_text', `not a regular file: ${path}`);
-  if (info.size > MAX_FILE_BYTES) throw new WorkspaceError('too_large', `${path} is ${info.size} bytes (limit ${MAX_FILE_BYTES})`);
-  const buffer = await readFile(absolute);
-  if (buffer.length > MAX_FILE_BYTES) throw new WorkspaceError('too_large', `${path} is over ${MAX_FILE_BYTES} bytes`);
-  if (!isText(buffer)) throw new WorkspaceError('not_text', `${path} is not UTF-8 text`);
-  // ignoreBOM keeps a leading BOM so a read-then-write round trip is byte-exact.
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(buffer);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
+    if (!info.isFile()) throw new WorkspaceError('not_text', `not a regular file: ${path}`);
+    if (info.size > MAX_FILE_BYTES) throw new WorkspaceError('too_large', `${path} is ${info.size} bytes (limit ${MAX_FILE_BYTES})`);
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_FILE_BYTES) throw new WorkspaceError('too_large', `${path} is over ${MAX_FILE_BYTES} bytes`);
+    }
+    const bytes = buffer.subarray(0, length);
+    if (!isText(bytes)) throw new WorkspaceError('not_text', `${path} is not UTF-8 text`);
+    // ignoreBOM keeps a leading BOM so a read-then-write round trip is byte-exact.
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  } finally {
+    await closeQuietly(handle);
+  }
 }
 
 /**
- * Writes a UTF-8 text file, creating missing parent directories. Errors: invalid_path,
- * is_directory, too_large.
+ * Writes a UTF-8 text file, creating missing parent directories (owned by `owner`, the sandbox
+ * user, so commands can change them). Errors: invalid_path, is_directory, too_large.
+ * @param {{owner?: {uid: number, gid: number}|null}} [options]
  */
-export async function writeTextFile(workspace, path, contents) {
+export async function writeTextFile(workspace, path, contents, { owner = null } = {}) {
   if (typeof contents !== 'string') throw new TypeError('contents must be a string');
-  const { absolute } = await resolveInside(workspace, path);
+  componentsOf(path);
   const bytes = Buffer.from(contents, 'utf8');
   if (bytes.length > MAX_FILE_BYTES) throw new WorkspaceError('too_large', `contents are ${bytes.length} bytes (limit ${MAX_FILE_BYTES})`);
+  let handle;
   try {
-    await mkdir(join(absolute, '..'), { recursive: true });
+    // No O_TRUNC at open: a FIFO or device is refused below before anything is changed.
+    handle = await openLeaf(workspace, path, fsConstants.O_WRONLY | fsConstants.O_CREAT, { create: true, owner });
   } catch (error) {
-    if (error.code === 'EEXIST' || error.code === 'ENOTDIR') throw new WorkspaceError('invalid_path', `a parent of ${path} is a file`);
+    if (error.code === 'EISDIR') throw new WorkspaceError('is_directory', `is a directory: ${path}`);
+    if (error.code === 'ENOTDIR' || error.code === 'EEXIST') throw invalid(`a parent of ${path} is a file`);
+    // ENXIO: a FIFO nobody reads; ETXTBSY: a running program. Neither is a text file to write.
+    if (error.code === 'ENXIO' || error.code === 'ETXTBSY') throw invalid(`not a regular file: ${path}`);
     throw error;
   }
-  // Re-check after mkdir: the parents now exist, so a link created meanwhile would show here.
-  await resolveInside(workspace, path);
   try {
-    const info = await stat(absolute);
+    const info = await handle.stat();
     if (info.isDirectory()) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
-  } catch (error) {
-    if (error instanceof WorkspaceError) throw error;
-    if (error.code !== 'ENOENT') throw error;
+    if (!info.isFile()) throw invalid(`not a regular file: ${path}`);
+    if (owner && (info.uid !== owner.uid || info.gid !== owner.gid)) await handle.chown(owner.uid, owner.gid);
+    await handle.truncate(0);
+    await handle.write(bytes, 0, bytes.length, 0);
+  } finally {
+    await closeQuietly(handle);
   }
-  await writeFile(absolute, bytes);
 }
 
 /** Removes a file or a symlink (never a directory). Errors: invalid_path, not_found, is_directory. */
 export async function removeFile(workspace, path) {
-  const { absolute } = await resolveInside(workspace, path, { followLast: false });
-  let info;
+  const { dir, name } = await openParent(workspace, path, { followLast: false, parentFileCode: 'not_found' });
   try {
-    info = await lstat(absolute);
-  } catch (error) {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new WorkspaceError('not_found', `no such file: ${path}`);
-    throw error;
+    let info;
+    try {
+      info = await lstat(at(dir, name));
+    } catch (error) {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new WorkspaceError('not_found', `no such file: ${path}`);
+      throw error;
+    }
+    if (info.isDirectory()) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
+    // unlink never follows a link in the last place: a link is removed itself.
+    try {
+      await unlink(at(dir, name));
+    } catch (error) {
+      if (error.code === 'EISDIR' || error.code === 'EPERM') throw new WorkspaceError('is_directory', `is a directory: ${path}`);
+      if (error.code === 'ENOENT') throw new WorkspaceError('not_found', `no such file: ${path}`);
+      throw error;
+    }
+  } finally {
+    await closeQuietly(dir);
   }
-  if (info.isDirectory()) throw new WorkspaceError('is_directory', `is a directory: ${path}`);
-  // A symlink is removed itself (unlink never follows it).
-  await unlink(absolute);
 }
 
-async function sniffText(absolute) {
-  const handle = await open(absolute, 'r');
+/**
+ * Bytes the workspace takes on disk (allocated blocks, so a sparse file counts what it uses),
+ * walking without following links. Stops early once `stopAbove` is passed.
+ * @returns {Promise<number>}
+ */
+export async function diskUsage(workspace, { stopAbove = Infinity } = {}) {
+  let total = 0;
+  const walk = async (dir) => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return; // vanished meanwhile
+    }
+    for (const entry of entries) {
+      if (total > stopAbove) return;
+      const path = join(dir, entry.name);
+      try {
+        const info = await lstat(path);
+        total += info.blocks * 512;
+        if (info.isDirectory()) await walk(path);
+      } catch {
+        // vanished meanwhile
+      }
+    }
+  };
+  await walk(workspace);
+  return total;
+}
+
+/**
+ * True when the file's first 8 KiB are text. Opened without blocking (a FIFO swapped in does not
+ * hang the listing) and, for a link's target, only when the opened file is inside the workspace.
+ */
+async function sniffText(workspace, path, { viaLink }) {
+  const flags = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | (viaLink ? 0 : fsConstants.O_NOFOLLOW);
+  const handle = await open(path, flags);
   try {
+    if (!(await handle.stat()).isFile()) return false;
+    if (viaLink && !isInside(workspace, await readlink(`/proc/self/fd/${handle.fd}`))) return false;
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
     return isText(buffer.subarray(0, bytesRead), { partial: true });
   } finally {
-    await handle.close();
+    await closeQuietly(handle);
   }
 }
 
@@ -232,15 +448,17 @@ async function sniffText(absolute) {
  * matched by an exclude pattern are listed (flagged `excluded`) but not entered; files are
  * flagged `excluded` when over the size limit or not text (judged from their first 8 KiB).
  * Symlinks are listed as what they point to when that is inside the workspace and never entered.
+ * Each directory is entered through the one opened before it (never by path), so a directory
+ * swapped for a link meanwhile cannot make the listing show the outside.
  * @returns {Promise<{entries: {path: string, kind: 'file'|'directory', excluded: boolean}[], truncated: boolean}>}
  */
 export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
   const entries = [];
   let truncated = false;
-  const walk = async (absoluteDir, relativeDir) => {
+  const walk = async (dir, relativeDir) => {
     let names;
     try {
-      names = (await readdir(absoluteDir)).sort();
+      names = (await readdir(`/proc/self/fd/${dir.fd}`)).sort();
     } catch {
       return; // vanished or unreadable meanwhile: list what is there
     }
@@ -250,16 +468,17 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
         return;
       }
       const path = relativeDir ? `${relativeDir}/${name}` : name;
-      const absolute = join(absoluteDir, name);
+      const here = at(dir, name);
       let info;
-      let descend = true;
+      let target = here;
+      let viaLink = false;
       try {
-        info = await lstat(absolute);
+        info = await lstat(here);
         if (info.isSymbolicLink()) {
-          const real = await realpath(absolute);
-          if (!isInside(workspace, real)) continue;
-          info = await stat(real);
-          descend = false;
+          target = await realpath(here);
+          if (!isInside(workspace, target)) continue;
+          info = await stat(target);
+          viaLink = true;
         }
       } catch {
         continue;
@@ -267,15 +486,31 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
       if (info.isDirectory()) {
         const excluded = matchesExcludePattern(path, 'directory');
         entries.push({ path, kind: 'directory', excluded });
-        if (!excluded && descend) await walk(absolute, path);
+        if (excluded || viaLink) continue;
+        let child;
+        try {
+          child = await open(here, DIR_FLAGS);
+        } catch {
+          continue; // changed meanwhile
+        }
+        try {
+          await walk(child, path);
+        } finally {
+          await closeQuietly(child);
+        }
       } else if (info.isFile()) {
         let excluded = matchesExcludePattern(path, 'file') || info.size > MAX_FILE_BYTES;
-        if (!excluded) excluded = !(await sniffText(absolute).catch(() => false));
+        if (!excluded) excluded = !(await sniffText(workspace, target, { viaLink }).catch(() => false));
         entries.push({ path, kind: 'file', excluded });
       }
     }
   };
-  await walk(workspace, '');
+  const root = await open(workspace, DIR_FLAGS);
+  try {
+    await walk(root, '');
+  } finally {
+    await closeQuietly(root);
+  }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, truncated };
 }

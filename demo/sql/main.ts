@@ -4,12 +4,12 @@
  * @module
  */
 import { defineAiOpsElements } from '../../elements/define.js';
-import { embedId, sqlPage, type SqlPageState, type UserRun } from './state.js';
+import { embedId, sqlPage, USER_RUN_ROWS, type SqlPageState, type UserRun } from './state.js';
 import { cellText } from './values.js';
 import type { StatementResult } from './engine/sql-engine.js';
 
-/** Rows a result table renders per statement; the rest is counted, not drawn. */
-const SHOWN_ROWS = 1000;
+/** Rows a result table renders per statement (all the engine sends); the rest is counted, not drawn. */
+const SHOWN_ROWS = USER_RUN_ROWS;
 
 // Called, not only imported: a bare `import '../../elements/define.js'` is dropped by esbuild whenever
 // package.json's "sideEffects" list misses that file (it did for a while), leaving no switch at all.
@@ -118,8 +118,11 @@ function statusText(state: SqlPageState): string {
       return `${run.outcome.results.length} 個の文を実行しました(${formatMs(run.outcome.ms)})。`;
     case 'error':
       return `エラー${run.outcome.error.sqlState ? ` ${run.outcome.error.sqlState}` : ''}: 全ての文の変更を取り消しました。`;
+    case 'refused':
+      return `${run.outcome.error.statement} は書けません: 何も実行していません。`;
     case 'timeout':
     case 'cancelled':
+    case 'aborted':
       return '実行を止め、DB を初期の状態に戻しました。';
     case 'load-failed':
       return `SQL のエンジンを読み込めませんでした: ${run.outcome.message}`;
@@ -148,17 +151,25 @@ function renderRun(run: UserRun): HTMLElement[] {
       return outcome.results.map((statement, index) => renderStatement(statement, index, outcome.results.length));
     case 'error':
       return [renderError(run.sql, outcome.error)];
+    case 'refused':
+      return [renderError(run.sql, { ...outcome.error, message: refusedText(outcome.error.statement) }, '何も実行していません。')];
     case 'timeout':
     case 'cancelled':
+    case 'aborted':
       return [el('p', { className: 'sql-error' }, '実行を止めました。DB は初期の状態に戻りました。')];
     case 'load-failed':
       return [el('p', { className: 'sql-error' }, `SQL のエンジンを読み込めませんでした: ${outcome.message}`)];
   }
 }
 
+/** SQL-8: why a text with transaction control did not run. */
+function refusedText(statement: string): string {
+  return `${statement} は書けません。1 回の実行の文は 1 つのトランザクションで動き、全ての文が成功するとまとめて確定し、1 つでも失敗すると全てを取り消します。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などを消してから実行してください。`;
+}
+
 function countText(statement: StatementResult): string {
   const command = statement.command ?? '';
-  if (statement.fields.length > 0 || command === 'SELECT') return `${statement.rows.length.toLocaleString('ja-JP')} 行`;
+  if (statement.fields.length > 0 || command === 'SELECT') return `${statement.totalRows.toLocaleString('ja-JP')} 行`;
   if (['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(command)) return `${statement.affectedRows.toLocaleString('ja-JP')} 行を変更`;
   return '完了';
 }
@@ -178,8 +189,9 @@ function renderStatement(statement: StatementResult, index: number, count: numbe
   const shown = statement.rows.slice(0, SHOWN_ROWS);
   for (const row of shown) {
     const tr = el('tr');
-    for (const name of names) {
-      const text = cellText(row[name]);
+    // Rows are arrays in the order of the columns, so two columns named `id` each show their own (SQL-7).
+    for (let column = 0; column < names.length; column++) {
+      const text = cellText(row[column]);
       tr.append(text === null ? el('td', { className: 'null' }, 'NULL') : el('td', {}, text));
     }
     body.append(tr);
@@ -190,14 +202,18 @@ function renderStatement(statement: StatementResult, index: number, count: numbe
   wrap.setAttribute('role', 'region');
   wrap.setAttribute('aria-labelledby', headingId);
   section.append(wrap);
-  if (statement.rows.length > shown.length) {
-    section.append(el('p', { className: 'muted' }, `全 ${statement.rows.length.toLocaleString('ja-JP')} 行のうち、先頭の ${shown.length.toLocaleString('ja-JP')} 行を表示しています。`));
+  if (statement.totalRows > shown.length) {
+    section.append(el('p', { className: 'muted' }, `全 ${statement.totalRows.toLocaleString('ja-JP')} 行のうち、先頭の ${shown.length.toLocaleString('ja-JP')} 行を表示しています。`));
   }
   return section;
 }
 
 /** The error with SQLSTATE, position (as line and column) and the line it points at. */
-function renderError(sql: string, error: { message: string; sqlState?: string; position?: number; detail?: string; hint?: string }): HTMLElement {
+function renderError(
+  sql: string,
+  error: { message: string; sqlState?: string; position?: number; detail?: string; hint?: string },
+  footer = 'この実行の全ての文の変更を取り消しました。',
+): HTMLElement {
   const box = el('div', { className: 'sql-error' }, el('p', { className: 'sql-error-message' }, `エラー: ${error.message}`));
   const facts = el('dl', { className: 'sql-error-facts' });
   if (error.sqlState) facts.append(el('dt', {}, 'SQLSTATE'), el('dd', {}, el('code', {}, error.sqlState)));
@@ -217,7 +233,7 @@ function renderError(sql: string, error: { message: string; sqlState?: string; p
   if (error.hint) facts.append(el('dt', {}, 'ヒント'), el('dd', {}, error.hint));
   if (facts.childElementCount > 0) box.append(facts);
   if (pointer) box.append(pointer);
-  box.append(el('p', { className: 'muted' }, 'この実行の全ての文の変更を取り消しました。'));
+  box.append(el('p', { className: 'muted' }, footer));
   return box;
 }
 

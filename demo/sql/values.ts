@@ -64,15 +64,15 @@ function isPlainJsonScalar(value: unknown): boolean {
 }
 
 /**
- * A row made JSON-safe. Returns the same object when every value already is a JSON scalar (the
- * common case), so a large result is not copied row by row.
+ * A row (its values in the order of the columns) made JSON-safe. Returns the same array when every
+ * value already is a JSON scalar (the common case), so the kept rows are not copied one by one.
+ * @example toJsonRow([1, 10n ** 20n]) // [1, '100000000000000000000']
  */
-export function toJsonRow(row: unknown): JsonValue {
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) return toJsonValue(row);
-  for (const key in row) {
-    if (!isPlainJsonScalar((row as Record<string, unknown>)[key])) return toJsonValue(row);
+export function toJsonRow(row: readonly unknown[]): JsonValue[] {
+  for (const value of row) {
+    if (!isPlainJsonScalar(value)) return row.map(toJsonValue);
   }
-  return row as { [key: string]: JsonValue };
+  return row as JsonValue[];
 }
 
 /**

@@ -2,6 +2,8 @@
 // dist/site/go/engine/ (build first: `node esbuild.config.mjs go`, or `node demo/go/build.mjs`).
 import { expect } from '@open-wc/testing';
 import { GoRunner, type GoFiles, type GoMode, type GoRunnerState } from '../../demo/go/engine/go-runner.js';
+import { createGoRunControl, type GoRunControl } from '../../demo/go/run-control.js';
+import { goRunAnswer } from '../../tools/go/operations.js';
 
 const engine = { workerUrl: '/dist/site/go/engine/worker.js', wasmUrl: '/dist/site/go/engine/yaegi.wasm' };
 
@@ -289,5 +291,87 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
     expect(chunks.join('')).to.equal('こんにちは\n');
     await done;
     expect(chunks.join('')).to.equal('こんにちは\n世界');
+  });
+});
+
+describe('the Go page run function over the real engine (go_run / go_test answers)', function () {
+  this.timeout(120000);
+
+  const runner = new GoRunner(engine);
+  let files: Record<string, string> = {};
+  // The files module is tested on its own (demo/go/files.ts); here a plain snapshot is enough.
+  const control = createGoRunControl({ runner, files: { isLoaded: () => true, snapshot: () => ({ ...files }) } });
+  let output = '';
+  control.subscribeOutput((event) => {
+    if (event.type === 'start') output = '';
+    if (event.type === 'chunk') output += event.text;
+  });
+  const until = async (done: () => boolean) => {
+    const deadline = performance.now() + 30000;
+    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(done()).to.equal(true);
+  };
+  const spinning = main('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}');
+  const spinningTest = {
+    'go.mod': GO_MOD,
+    'spin/spin_test.go': 'package spin\n\nimport "testing"\n\nfunc TestSpin(t *testing.T) {\n\tfor {\n\t}\n}\n',
+  };
+
+  before(() => runner.warmUp());
+  after(() => runner.dispose());
+
+  for (const mode of ['run', 'test'] as const) {
+    it(`[GO-9] the user's 停止 during an agent's go_${mode} answers a failure saying the user stopped it, with the output so far`, async () => {
+      files = mode === 'run' ? spinning : spinningTest;
+      const running = control.run(mode, { timeoutMs: 30000 });
+      await until(() => output.includes(mode === 'run' ? 'spinning\n' : '=== RUN   TestSpin'));
+      const soFar = output;
+      control.stop();
+      const answer = goRunAnswer(mode, await running, 30000);
+      expect(answer.ok, JSON.stringify(answer)).to.equal(false);
+      if (answer.ok) return;
+      expect(answer.error.code).to.equal('declined');
+      expect(answer.error.message).to.contain('the user stopped');
+      expect(answer).to.deep.include({ output: soFar, truncated: false });
+      expect(control.runState.getState()).to.deep.include({ status: 'idle', end: { kind: 'stopped' } });
+    });
+  }
+
+  it("[GO-9] 停止 while Yaegi still loads answers that the user stopped it, with no output", async () => {
+    const fresh = createGoRunControl({ runner: new GoRunner({ ...engine, warm: false }), files: { isLoaded: () => true, snapshot: () => spinning } });
+    const running = fresh.run('run', { timeoutMs: 30000 });
+    expect(fresh.runState.getState().status).to.equal('loading');
+    fresh.stop();
+    const answer = goRunAnswer('run', await running, 30000);
+    expect(answer).to.deep.include({ ok: false, output: '', truncated: false });
+    expect(!answer.ok && answer.error.code).to.equal('declined');
+  });
+
+  it('[NAT-2] a cancelled go_run stops the Go worker at once and answers a failure with the output so far; the next run works', async () => {
+    files = spinning;
+    const controller = new AbortController();
+    const running = control.run('run', { timeoutMs: 30000, signal: controller.signal });
+    await until(() => output.includes('spinning\n'));
+    const abortedAt = performance.now();
+    controller.abort();
+    const outcome = await running;
+    expect(performance.now() - abortedAt).to.be.below(1000);
+    const answer = goRunAnswer('run', outcome, 30000);
+    expect(answer).to.deep.include({ ok: false, output: 'spinning\n', truncated: false });
+    expect(!answer.ok && answer.error.code).to.equal('declined');
+    expect(!answer.ok && answer.error.message).to.contain('cancelled');
+    expect(control.runState.getState().status).to.equal('idle');
+    files = main('func main() { fmt.Println("after the cancel") }');
+    expect(await control.run('run', { timeoutMs: 30000 })).to.deep.equal({ kind: 'exited', exitCode: 0, output: 'after the cancel\n' });
+  });
+
+  it('[NAT-2] a go_test whose signal is already aborted runs nothing and answers that the caller cancelled it', async () => {
+    files = spinningTest;
+    const controller = new AbortController();
+    controller.abort();
+    const answer = goRunAnswer('test', await control.run('test', { timeoutMs: 30000, signal: controller.signal }), 30000);
+    expect(answer).to.deep.include({ ok: false, output: '' });
+    expect(!answer.ok && answer.error.message).to.contain('cancelled');
+    expect(control.runState.getState().status).to.equal('idle');
   });
 });

@@ -1,6 +1,10 @@
 // SqlEngine against the real engine: PGlite in the worker built by demo/sql/build.mjs into
 // dist/site/sql/engine/ (build first: `node esbuild.config.mjs sql`).
 import { expect } from '@open-wc/testing';
+import { AI_CANCEL_NOTICE, createSqlPage } from '../../demo/sql/page.js';
+import type { SavedSql } from '../../demo/sql/storage.js';
+import { createSqlOperations, sqlRunAnswer } from '../../tools/sql/operations.js';
+import { caller } from '../helpers/tools-call.js';
 import {
   SqlEngine,
   SqlEngineBusyError,
@@ -46,7 +50,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     const result = await run;
     const ms = performance.now() - started;
     console.log(`[sql] cold start + first query: ${Math.round(ms)} ms`);
-    expect(results(result)[0].rows).to.deep.equal([{ one: 1 }]);
+    expect(results(result)[0].rows).to.deep.equal([[1]]);
     expect(engine.state).to.equal('ready');
     expect(events.filter((e) => e.type === 'state').map((e) => e.type === 'state' && e.state)).to.deep.equal([
       'loading',
@@ -82,7 +86,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(statements.map((s) => s.command)).to.deep.equal(['CREATE', 'INSERT', 'UPDATE', 'SELECT', 'DELETE', 'DROP']);
     expect(statements.map((s) => s.affectedRows)).to.deep.equal([0, 3, 2, 0, 3, 0]);
     expect(statements[3].fields).to.deep.equal([{ name: 'a', dataTypeID: 23 }]);
-    expect(statements[3].rows).to.deep.equal([{ a: 1 }, { a: 12 }, { a: 13 }]);
+    expect(statements[3].rows).to.deep.equal([[1], [12], [13]]);
     expect(statements[1].rows).to.deep.equal([]);
     expect(result.kind === 'results' && result.ms).to.be.a('number');
   });
@@ -90,8 +94,9 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
   it('[SQL-4] 1,000 rows from generate_series come back whole', async () => {
     const [statement] = results(await engine.run('select g from generate_series(1, 1000) as g'));
     expect(statement.rows).to.have.length(1000);
-    expect(statement.rows[0]).to.deep.equal({ g: 1 });
-    expect(statement.rows[999]).to.deep.equal({ g: 1000 });
+    expect(statement.rows[0]).to.deep.equal([1]);
+    expect(statement.rows[999]).to.deep.equal([1000]);
+    expect(statement.totalRows).to.equal(1000);
     expect(statement.affectedRows).to.equal(0);
   });
 
@@ -104,7 +109,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(result.error.message).to.contain('missing_table');
     expect(result.error.position).to.equal(sql.indexOf('missing_table') + 1);
     const [check] = results(await engine.run("select to_regclass('five') is null as gone"));
-    expect(check.rows).to.deep.equal([{ gone: true }]);
+    expect(check.rows).to.deep.equal([[true]]);
   });
 
   it('[SQL-5] an error without a position has no position key', async () => {
@@ -134,7 +139,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(restartMs).to.be.below(3000);
 
     const [check] = results(await engine.run("select to_regclass('marker') is null as fresh"));
-    expect(check.rows).to.deep.equal([{ fresh: true }]);
+    expect(check.rows).to.deep.equal([[true]]);
   });
 
   it('[SQL-6] a run issued during the restart waits for the fresh engine', async () => {
@@ -142,7 +147,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(timedOut.kind).to.equal('timeout');
     expect(engine.state).to.equal('loading');
     const [statement] = results(await engine.run('select 2 as two', { timeoutMs: 1000 }));
-    expect(statement.rows).to.deep.equal([{ two: 2 }]);
+    expect(statement.rows).to.deep.equal([[2]]);
   });
 
   it('[SQL-6] reset() cancels a running query and empties the database', async () => {
@@ -154,7 +159,141 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(engine.state).to.equal('ready');
     expect(engine.getState().lastReset?.reason).to.equal('explicit');
     const [check] = results(await engine.run("select to_regclass('kept') is null as fresh"));
-    expect(check.rows).to.deep.equal([{ fresh: true }]);
+    expect(check.rows).to.deep.equal([[true]]);
+  });
+
+  const tableGone = async (name: string) => {
+    const [check] = results(await engine.run(`select to_regclass('${name}') is null as gone`));
+    return check.rows[0][0];
+  };
+
+  // Each text makes a table, then ends the call's transaction its own way, then fails.
+  const escapes: [string, string][] = [
+    ['COMMIT', 'create table t8(a int); insert into t8 values(1); commit; select 1/0;'],
+    ['END', 'create table t8(a int); END; select 1/0'],
+    ['ROLLBACK, then COMMIT', 'select 1; rollback; create table t8(a int); commit; select 1/0'],
+    ['BEGIN … COMMIT', 'begin; create table t8(a int); commit; select 1/0'],
+    ['SAVEPOINT and RELEASE', 'create table t8(a int); savepoint s; release savepoint s; commit; select 1/0'],
+    ['START TRANSACTION', 'start transaction; create table t8(a int); commit; select 1/0'],
+    ['ABORT, then END', 'select 1; abort; create table t8(a int); end; select 1/0'],
+    ['PREPARE TRANSACTION', "create table t8(a int); prepare transaction 'p8'; select 1/0"],
+    ['mixed case after comments', 'create table t8(a int); /* a comment */ -- another\n  CoMmIt ; select 1/0'],
+    ['after a doubled quote', "create table t8(a int); select 'it''s'; commit; select 1/0"],
+    ['after a dollar-quoted ;', 'create table t8(a int); select $q$ ; $q$; commit; select 1/0'],
+    ['after a function named begin', 'create table t8(a int); create function begin() returns int language sql return 1; commit; select 1/0'],
+    ['after a column named begin aliased atomic', 'create table t8(begin int); select begin atomic from t8; commit; select 1/0'],
+    ['after a BEGIN ATOMIC function body', 'create table t8(a int); create function f8() returns int language sql begin atomic select case when true then 1 end; end; commit; select 1/0'],
+  ];
+  for (const [label, sql] of escapes) {
+    it(`[SQL-8] transaction control (${label}) cannot make part of a failing run stick`, async () => {
+      const result = await engine.run(sql);
+      expect(result.ok, JSON.stringify(result)).to.equal(false);
+      expect(await tableGone('t8')).to.equal(true);
+    });
+  }
+
+  it('[SQL-8] with standard_conforming_strings off (set by an earlier run), a COMMIT after a backslash-quoted string is still caught', async () => {
+    results(await engine.run('set standard_conforming_strings = off'));
+    try {
+      const result = await engine.run("create table t8(a int); select 'a\\''; commit; select 1/0");
+      expect(result.ok, JSON.stringify(result)).to.equal(false);
+      expect(await tableGone('t8')).to.equal(true);
+    } finally {
+      results(await engine.run('set standard_conforming_strings = on'));
+    }
+  });
+
+  it('[SQL-8] a refused run names the statement and its 1-based position, and runs nothing', async () => {
+    const sql = 'create table t8(a int);\n  commit';
+    const result = await engine.run(sql);
+    if (result.kind !== 'refused') throw new Error(`expected refused, got ${JSON.stringify(result)}`);
+    expect(result.error.statement).to.equal('COMMIT');
+    expect(result.error.position).to.equal(sql.indexOf('commit') + 1);
+    expect(result.error?.message).to.contain('COMMIT');
+    expect(await tableGone('t8')).to.equal(true);
+  });
+
+  it('[SQL-8] the words inside strings, comments, dollar quotes, quoted names and function bodies are not refused', async () => {
+    const [first, , , , , , , , , last] = results(
+      await engine.run(
+        `select 'commit; rollback' as s, E'it\\'s; commit' as e, $$ begin; end $$ as d, $tag$ commit; $tag$ as t, 1 as "commit";
+         -- commit;
+         /* outer /* rollback; */ commit; */
+         select case when true then 'end' end as c;
+         do $$ begin perform 1; end $$;
+         create function f8ok() returns int language sql begin atomic select case when true then 1 end; end;
+         select f8ok() as f;
+         prepare p8 as select 1 as p; execute p8; deallocate p8;
+         select a$b from (select 2 as a$b) as x; drop function f8ok()`,
+      ),
+    );
+    expect(first.rows).to.deep.equal([['commit; rollback', "it's; commit", ' begin; end ', ' commit; ', 1]]);
+    expect(last.command).to.equal('DROP');
+  });
+
+  it('[SQL-7] a join with id in both tables keeps every value: rows are arrays in the order of fields', async () => {
+    const statements = results(
+      await engine.run(
+        `create table a7(id int, name text); create table b7(id int, a_id int);
+         insert into a7 values (1, 'one'); insert into b7 values (10, 1);
+         select * from a7 join b7 on b7.a_id = a7.id;
+         drop table a7, b7`,
+      ),
+    );
+    expect(statements[4].fields.map((f) => f.name)).to.deep.equal(['id', 'name', 'id', 'a_id']);
+    expect(statements[4].rows).to.deep.equal([[1, 'one', 10, 1]]);
+  });
+
+  it('[SQL-9] with maxRows 200 the worker sends 200 rows of 100,000 and the full count', async () => {
+    const [statement] = results(await engine.run('select generate_series(1, 100000)', { maxRows: 200 }));
+    expect(statement.rows).to.have.length(200);
+    expect(statement.rows[199]).to.deep.equal([200]);
+    expect(statement.totalRows).to.equal(100000);
+  });
+
+  it('[NAT-2] aborting the signal during pg_sleep(10) stops the run, resets the DB and reports a reset', async () => {
+    results(await engine.run('create table marker2(a int)'));
+    events.length = 0;
+    const controller = new AbortController();
+    const started = performance.now();
+    const run = engine.run('select pg_sleep(10)', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const result = await run;
+    expect(result).to.deep.equal({ ok: false, kind: 'aborted', reset: true });
+    expect(performance.now() - started).to.be.below(2000);
+    expect(events.some((e) => e.type === 'reset' && e.reason === 'aborted')).to.equal(true);
+    expect(engine.getState().lastReset?.reason).to.equal('aborted');
+    expect(await tableGone('marker2')).to.equal(true);
+  });
+
+  it('[NAT-2] an already aborted signal runs nothing and resets nothing', async () => {
+    results(await engine.run('create table kept2(a int)'));
+    const resets = engine.getState().resets;
+    const controller = new AbortController();
+    controller.abort();
+    expect(await engine.run('drop table kept2', { signal: controller.signal })).to.deep.equal({ ok: false, kind: 'aborted', reset: false });
+    expect(engine.getState().resets).to.equal(resets);
+    expect(engine.state).to.equal('ready');
+    expect(await tableGone('kept2')).to.equal(false);
+    results(await engine.run('drop table kept2'));
+  });
+
+  it('[NAT-2] a signal aborted while the engine loads answers at once, runs nothing, and the load goes on for the next run', async () => {
+    const cold = new SqlEngine({ engineUrl });
+    try {
+      const controller = new AbortController();
+      const run = cold.run('create table never(a int)', { signal: controller.signal });
+      expect(cold.state).to.equal('loading');
+      controller.abort();
+      expect(await run).to.deep.equal({ ok: false, kind: 'aborted', reset: false });
+      expect(cold.state).to.equal('loading');
+      await cold.load();
+      const [check] = results(await cold.run("select to_regclass('never') is null as gone"));
+      expect(check.rows).to.deep.equal([[true]]);
+      expect(cold.getState().resets).to.equal(0);
+    } finally {
+      cold.dispose();
+    }
   });
 
   it('[SQL-3] a load failure rejects load() and run(), state failed with the reason', async () => {
@@ -169,5 +308,90 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(error).to.be.instanceOf(Error);
     expect(broken.state).to.equal('failed');
     broken.dispose();
+  });
+});
+
+describe('the SQL page over the real engine (sql_run_query and the page run function)', function () {
+  this.timeout(120000);
+
+  const engine = new SqlEngine({ engineUrl });
+  const saved = new Map<string, SavedSql>();
+  // In-memory storage: IndexedDB is the storage module's own concern; here the runs matter.
+  const page = createSqlPage({
+    embedId: 'engine-test',
+    engine,
+    storage: { load: async (id) => saved.get(id), save: async (record) => void saved.set(record.id, record) },
+  });
+  const call = caller(createSqlOperations(page.adapter));
+
+  before(async () => {
+    while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
+    await engine.load();
+  });
+  after(() => engine.dispose());
+
+  it('[SQL-7] sql_run_query answers a join with id in both tables as arrays aligned with fields, both ids kept', async () => {
+    const { result } = await call('sql_run_query', {
+      sql: "select * from (values (1, 'one')) as a(id, name) join (values (10, 1)) as b(id, a_id) on b.a_id = a.id",
+    });
+    expect(result.ok, JSON.stringify(result)).to.equal(true);
+    expect(result.results[0].fields.map((f: { name: string }) => f.name)).to.deep.equal(['id', 'name', 'id', 'a_id']);
+    expect(result.results[0].rows).to.deep.equal([[1, 'one', 10, 1]]);
+  });
+
+  it('[SQL-9] sql_run_query over generate_series(1, 3000000): 200 rows, totalRows and truncated, in time, the page never blocked 100 ms', async () => {
+    let longest = 0;
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    const started = performance.now();
+    const { result } = await call('sql_run_query', { sql: 'select generate_series(1, 3000000)', timeoutMs: 30000 });
+    const ms = performance.now() - started;
+    // Long tasks are reported after they end; give the observer a turn.
+    await new Promise((r) => setTimeout(r, 100));
+    observer.disconnect();
+    console.log(`[sql] sql_run_query of 3,000,000 rows: ${Math.round(ms)} ms; longest main-thread task ${Math.round(longest)} ms`);
+    expect(result.ok, JSON.stringify(result).slice(0, 300)).to.equal(true);
+    const [statement] = result.results;
+    expect(statement.rows).to.have.length(200);
+    expect(statement.rows[0]).to.deep.equal([1]);
+    expect(statement.totalRows).to.equal(3000000);
+    expect(statement.truncated).to.equal(true);
+    expect(ms).to.be.below(30000);
+    expect(longest).to.be.below(100);
+  });
+
+  it('[SQL-8] sql_run_query refuses a COMMIT with invalid_input and its position; the page\'s Run of it shows the refusal', async () => {
+    const sql = 'create table p8(a int);\ncommit;\nselect 1/0';
+    const { result } = await call('sql_run_query', { sql });
+    expect(result).to.deep.include({ ok: false });
+    expect(result.error?.code).to.equal('invalid_input');
+    expect(result.error?.message).to.contain('COMMIT');
+    expect(result.position).to.equal(sql.indexOf('commit') + 1);
+
+    page.setSql(sql);
+    const outcome = await page.runEditor();
+    expect(outcome.kind).to.equal('refused');
+    expect(page.store.getState().userRun?.outcome.kind).to.equal('refused');
+    const { result: check } = await call('sql_run_query', { sql: "select to_regclass('p8') is null as gone" });
+    expect(check.results[0].rows).to.deep.equal([[true]]);
+  });
+
+  it('[NAT-2] an agent run whose call is cancelled stops, answers declined, and the page says an AI operation reset the DB', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const running = page.adapter.run('select pg_sleep(10)', { timeoutMs: 30000, maxRows: 200, signal: controller.signal });
+    expect(page.store.getState().runningBy).to.equal('agent');
+    setTimeout(() => controller.abort(), 300);
+    const outcome = await running;
+    expect(performance.now() - started).to.be.below(2000);
+    const answer = sqlRunAnswer(outcome, 30000);
+    expect(answer.ok).to.equal(false);
+    expect(!answer.ok && answer.error.code).to.equal('declined');
+    expect(!answer.ok && answer.error.message).to.contain('cancelled');
+    expect(page.store.getState().notice).to.equal(AI_CANCEL_NOTICE);
+    expect(page.store.getState().runningBy).to.equal(null);
+    expect(engine.getState().lastReset?.reason).to.equal('aborted');
   });
 });

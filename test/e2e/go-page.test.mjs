@@ -354,6 +354,19 @@ test('[GO-7] while a user\'s button run is running, go_run answers not_ready; �
   assert.equal(await page.locator('#run-button').isEnabled(), true);
 });
 
+test('[GO-9] the user\'s 停止 during an agent\'s go_run answers declined saying the user stopped it, with the output so far', async () => {
+  await writeMain('func main() {\n\tfmt.Println("busy")\n\tfor {\n\t}\n}');
+  const running = startCall(page, 'go_run', { timeoutMs: 60_000 });
+  await waitFor(async () => (await paneText()) === 'busy\n', 10_000, 'the output of the running program in the pane');
+  await page.getByRole('button', { name: '停止' }).click();
+  const result = await running.result;
+  assert.equal(result.ok, false);
+  assert.equal(result.error.code, 'declined');
+  assert.match(result.error.message, /the user stopped the program/);
+  assert.equal(result.output, 'busy\n');
+  await page.locator('#run-status', { hasText: '止めました' }).waitFor();
+});
+
 test('[GO-3] [GO-4] a run executes the files as they were at its start; go_write_file during the run goes ahead', async () => {
   await writeMain('func main() {\n\ttime.Sleep(800 * time.Millisecond)\n\tfmt.Println("original")\n}', ['fmt', 'time']);
   const running = startCall(page, 'go_run', {});

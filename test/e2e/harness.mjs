@@ -21,6 +21,21 @@ export const CHROME_ARGS = [
   '--disable-background-timer-throttling', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows',
 ];
 
+/**
+ * The two kinds of browser every e2e suite runs in (NAT-3): Chromium as shipped (no WebMCP of its
+ * own: the polyfill provides it) and Chromium with its own WebMCP (`--enable-features=WebMCP`,
+ * where document.modelContext is the browser's). One run uses one mode, from
+ * `AI_OPS_BROWSER_MODE` (default `plain`); `npm test` runs test/e2e/ once per mode.
+ */
+export const BROWSER_MODES = {
+  plain: [],
+  webmcp: ['--enable-features=WebMCP'],
+};
+
+/** This run's browser mode: `plain` or `webmcp`. */
+export const BROWSER_MODE = process.env.AI_OPS_BROWSER_MODE || 'plain';
+if (!Object.hasOwn(BROWSER_MODES, BROWSER_MODE)) throw new Error(`AI_OPS_BROWSER_MODE must be one of ${Object.keys(BROWSER_MODES).join(', ')}`);
+
 /** A free TCP port on 127.0.0.1 within [from, to] (the widget scans 9333–9348). */
 export async function freePort(from = 9333, to = 9348) {
   for (let port = from; port <= to; port++) {
@@ -60,13 +75,15 @@ export async function startRelay({ origin, port }) {
   };
 }
 
-/** Launches Chromium with a fresh profile. */
-export async function launchBrowser() {
+/**
+ * Launches Chromium with a fresh profile, in this run's browser mode (or `mode`); `args` adds flags.
+ */
+export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'ai-ops-chrome-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     headless: true,
-    args: CHROME_ARGS,
+    args: [...CHROME_ARGS, ...BROWSER_MODES[mode], ...args],
   });
   return {
     context,

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
-  openToolPage, readLogRow, logRows, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS,
+  openToolPage, readLogRow, logRows, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS, BROWSER_MODE,
 } from './harness.mjs';
 
 let demo, relay, browser, page, traffic;
@@ -123,7 +123,21 @@ async function assertFrameInert(frame, frameTraffic) {
   assert.equal(await frame.locator('script[src*="vendor"]').count(), 0);
   assert.equal(await frame.locator('[data-webmcp-relay]').count(), 0);
   assert.equal(await frame.evaluate(() => 'modelContextTesting' in navigator), false);
-  assert.equal(await frame.evaluate(() => 'modelContext' in document), false);
+  if (BROWSER_MODE === 'webmcp') {
+    // The browser's own API is there in every frame (NAT-3): nothing is registered in it, and in a
+    // cross-origin frame without allow="tools" the Permissions Policy refuses it outright.
+    const listed = await frame.evaluate(async () => {
+      if (!('modelContext' in document)) return [];
+      try {
+        return (await document.modelContext.getTools()).map((t) => t.name);
+      } catch (error) {
+        return error.name;
+      }
+    });
+    assert.ok(listed === 'NotAllowedError' || (Array.isArray(listed) && listed.length === 0), `the frame's own list: ${JSON.stringify(listed)}`);
+  } else {
+    assert.equal(await frame.evaluate(() => 'modelContext' in document), false);
+  }
   assert.equal(await frame.locator('ai-ops-log').isVisible(), false);
   assert.deepEqual(frameTraffic.requests.filter((url) => url.includes('/vendor/')), []);
   assert.deepEqual(frameTraffic.toRelayPorts(), []);

@@ -103,7 +103,7 @@ test('[SQL-3] [SQL-2] a cold sql_run_query loads the engine (load not counted in
   const result = await first;
   const ms = Date.now() - started;
   assert.equal(result.isError, false, JSON.stringify(result));
-  assert.deepEqual(result.results[0].rows, [{ one: 1 }]);
+  assert.deepEqual(result.results[0].rows, [[1]]);
   assert.equal(typeof result.ms, 'number');
   console.log(`# cold engine load + first query: ${ms} ms`);
   assert.ok(ms > 1500, `the load took ${ms} ms, so timeoutMs 1000 would have cut it had it counted`);
@@ -141,6 +141,28 @@ test('[SQL-2] a user run that fails shows the SQLSTATE and the position', async 
   assert.match(text, /missing_table/);
   assert.match(text, /42P01/);
   assert.ok(text.includes("25(2 行目 15 文字目)"), text);
+  tableAfterUserRun = await tableHtml(page);
+});
+
+test('[SQL-7] the result table of a join shows both id columns, each with its own value', async () => {
+  await editor(page).fill("select * from (values (1, 'one')) as a(id, name) join (values (10, 1)) as b(id, a_id) on b.a_id = a.id");
+  await runButton(page).click();
+  await waitFor(async () => (await page.locator('#results th').allTextContents()).join() === 'id,name,id,a_id', 15_000, 'the join table');
+  assert.deepEqual(await page.locator('#results tbody tr').first().locator('td').allTextContents(), ['1', 'one', '10', '1']);
+  tableAfterUserRun = await tableHtml(page);
+});
+
+test('[SQL-8] the page\'s Run refuses a COMMIT in the SQL, says why and where, and runs none of it', async () => {
+  const sql = 'create table t_commit(a int);\ncommit;\nselect 1/0;';
+  await editor(page).fill(sql);
+  await runButton(page).click();
+  await waitFor(() => page.locator('#results .sql-error').count(), 15_000, 'the refusal');
+  const text = await page.locator('#results .sql-error').textContent();
+  assert.match(text, /COMMIT は書けません/);
+  assert.ok(text.includes('31(2 行目 1 文字目)'), text);
+  assert.match(text, /何も実行していません/);
+  const check = await call(page, 'sql_run_query', { sql: "select to_regclass('t_commit') is null as gone" });
+  assert.deepEqual(check.results[0].rows, [[true]]);
   tableAfterUserRun = await tableHtml(page);
 });
 
@@ -204,7 +226,7 @@ test('[SQL-5] a multi-statement call whose last statement fails leaves no trace;
   assert.equal(typeof answer.position, 'number');
   assert.equal(answer.position, sql.indexOf('missing_table') + 1);
   const check = await call(page, 'sql_run_query', { sql: "select count(*)::int as n from information_schema.tables where table_name = 't_rollback'" });
-  assert.deepEqual(check.results[0].rows, [{ n: 0 }]);
+  assert.deepEqual(check.results[0].rows, [[0]]);
   const direct = await call(page, 'sql_run_query', { sql: 'select * from t_rollback' });
   assert.equal(direct.sqlState, '42P01');
 });
@@ -224,8 +246,8 @@ test('[SQL-4] generate_series(1,1000) comes back as 200 rows, totalRows 1000, tr
   assert.equal(result.rows.length, 200);
   assert.equal(result.totalRows, 1000);
   assert.equal(result.truncated, true);
-  assert.deepEqual(result.rows[0], { generate_series: 1 });
-  assert.deepEqual(result.rows[199], { generate_series: 200 });
+  assert.deepEqual(result.rows[0], [1]);
+  assert.deepEqual(result.rows[199], [200]);
   assert.deepEqual(result.fields.map((f) => f.name), ['generate_series']);
 });
 
@@ -237,7 +259,7 @@ test('[SQL-4] several statements: one entry each with fields, rows, affectedRows
   assert.equal(typeof answer.ms, 'number');
   assert.deepEqual(answer.results.map((r) => Object.keys(r).sort()), Array(4).fill(['affectedRows', 'fields', 'rows', 'totalRows', 'truncated']));
   assert.deepEqual(answer.results.map((r) => r.affectedRows), [0, 3, 2, 0]);
-  assert.deepEqual(answer.results[3].rows, [{ a: 1 }, { a: 3 }, { a: 4 }]);
+  assert.deepEqual(answer.results[3].rows, [[1], [3], [4]]);
   assert.deepEqual(answer.results.map((r) => r.truncated), [false, false, false, false]);
 });
 
@@ -246,17 +268,17 @@ test('[SQL-4] values JSON cannot carry are converted: bigint, dates, bytes, non-
     sql: "select 9007199254740993::int8 as big, 42::int8 as small, timestamptz '2024-01-02 03:04:05+00' as ts, date '2024-02-29' as d, 'infinity'::date as inf, '\\xdeadbeef'::bytea as bytes, 'NaN'::float8 as nan, array[1::int8, 2::int8] as arr, '{\"k\": [1, 2]}'::jsonb as j",
   });
   assert.equal(answer.ok, true, JSON.stringify(answer));
-  assert.deepEqual(answer.results[0].rows[0], {
-    big: '9007199254740993',
-    small: 42,
-    ts: '2024-01-02T03:04:05.000Z',
-    d: '2024-02-29T00:00:00.000Z',
-    inf: 'Infinity',
-    bytes: '\\xdeadbeef',
-    nan: 'NaN',
-    arr: [1, 2],
-    j: { k: [1, 2] },
-  });
+  assert.deepEqual(answer.results[0].rows[0], [
+    '9007199254740993',
+    42,
+    '2024-01-02T03:04:05.000Z',
+    '2024-02-29T00:00:00.000Z',
+    'Infinity',
+    '\\xdeadbeef',
+    'NaN',
+    [1, 2],
+    { k: [1, 2] },
+  ]);
 });
 
 test('[SQL-3] a call while an agent run is running answers not_ready; the Run button shows running meanwhile', async () => {
@@ -314,7 +336,7 @@ test('[SQL-6] pg_sleep(5) with timeoutMs 1000 answers timeout, the page says an 
   const next = await callWhenReady(page, 'sql_run_query', { sql: "select count(*)::int as n from information_schema.tables where table_name = 't_before_timeout'" });
   console.log(`# restart after timeout until the next query answered: ${Date.now() - restarted} ms`);
   assert.equal(next.ok, true, JSON.stringify(next));
-  assert.deepEqual(next.results[0].rows, [{ n: 0 }], 'the DB is back to its initial state');
+  assert.deepEqual(next.results[0].rows, [[0]], 'the DB is back to its initial state');
   await page.locator('#notice-close').click();
   assert.equal(await notice.isVisible(), false);
 });

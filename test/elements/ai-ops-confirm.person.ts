@@ -3,7 +3,7 @@
 // person opened. The automated path is tested in ai-ops-confirm.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
-import '../../elements/define.js';
+import '../../elements/index.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { centerOf, cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn, until } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
-import '../../elements/define.js';
+import '../../elements/index.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { AiOps } from '../../src/runtime.js';

@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { a11ySnapshot, resetMouse, sendMouse } from '@web/test-runner-commands';
-import '../../elements/define.js';
+import '../../elements/index.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
@@ -141,9 +141,9 @@ describe('<ai-ops-log>', () => {
     expect(connect.open).to.equal(false);
     expect(textOf(connect.querySelector('summary'))).to.equal('AI のエージェントのつなぎ方');
     const { origin } = window.location;
-    expect(part(connect, 'command')!.textContent).to.equal(`npx ai-ops-relay --widget-origin ${origin}`);
+    expect(part(connect, 'command')!.textContent).to.equal(`npx --no-install ai-ops-relay --widget-origin ${origin}`);
     expect(JSON.parse(part(connect, 'config')!.textContent!)).to.deep.equal({
-      mcpServers: { 'ai-ops': { command: 'npx', args: ['ai-ops-relay', '--widget-origin', origin] } },
+      mcpServers: { 'ai-ops': { command: 'npx', args: ['--no-install', 'ai-ops-relay', '--widget-origin', origin] } },
     });
     connect.open = true;
     await expect(el).to.be.accessible();
@@ -158,15 +158,15 @@ describe('<ai-ops-log>', () => {
     await until(() => textOf(connect).includes('つなぎ直せませんでした。could not load relay/embed.js'), 'the failure to show');
   });
 
-  it('[LOG-2] a relay port other than 9333 is spelled out', async () => {
+  it('[LOG-2] [PKG-2] a relay port other than 9333 is spelled out; the command never installs a package', async () => {
     const { session, el } = await setup('tab', { relayPort: 9400 });
     await turnOn(session);
     await el.updateComplete;
     const connect = part(el.shadowRoot!, 'connect')!;
     const { origin } = window.location;
-    expect(part(connect, 'command')!.textContent).to.equal(`npx ai-ops-relay --widget-origin ${origin} --port 9400`);
+    expect(part(connect, 'command')!.textContent).to.equal(`npx --no-install ai-ops-relay --widget-origin ${origin} --port 9400`);
     expect(JSON.parse(part(connect, 'config')!.textContent!).mcpServers['ai-ops'].args)
-      .to.deep.equal(['ai-ops-relay', '--widget-origin', origin, '--port', '9400']);
+      .to.deep.equal(['--no-install', 'ai-ops-relay', '--widget-origin', origin, '--port', '9400']);
   });
 
   it('[LOG-3] a row: HH:MM:SS, name, argument summary, a badge with text 成功/中止/失敗, result summary', async () => {

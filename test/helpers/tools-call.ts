@@ -20,24 +20,31 @@ export interface CallRecord {
 /** How the simulated user answers a confirmation. */
 export type Answer = 'accept' | 'decline' | 'skip';
 
+/**
+ * An answer, or a user who does something while the dialog is open (switches documents, deletes
+ * the file) and then answers.
+ */
+export type UserAction = Answer | ((content: ConfirmationContent) => Answer);
+
 /** A caller over one tool's definitions. */
 export function caller(definitions: readonly AnyOperationDefinition[]) {
   const byName = new Map(definitions.map((d) => [d.name, compileOperation(d)]));
-  return async (name: string, input: unknown = {}, answer: Answer = 'accept'): Promise<CallRecord> => {
+  return async (name: string, input: unknown = {}, action: UserAction = 'accept', options: { signal?: AbortSignal } = {}): Promise<CallRecord> => {
     const operation = byName.get(name);
     if (!operation) throw new Error(`no operation ${name}`);
     const confirmations: ConfirmationContent[] = [];
     const steps: string[] = [];
     const hooks: CallHooks = {
       isEnabled: () => true,
-      skipsConfirmation: () => answer === 'skip',
+      skipsConfirmation: () => action === 'skip',
       confirm: async ({ content }) => {
         steps.push('confirm');
         confirmations.push(content);
+        const answer = typeof action === 'function' ? action(content) : action;
         return answer === 'accept' ? () => steps.push('done') : null;
       },
     };
-    const { json } = await runCall(operation, input, hooks);
+    const { json } = await runCall(operation, input, hooks, options);
     return { result: JSON.parse(json) as Envelope, json, confirmations, steps };
   };
 }

@@ -87,6 +87,8 @@ export class FakeNodeRuntime implements NodeRuntimeLike {
         this.refreshes += 1;
         this.rebuildTree();
       },
+      /** Set to tell the operations that the runner cut the tree (NODE-8). */
+      truncated: false,
     },
     read: async (path: string): Promise<NodeReadResult> => {
       if (this.dirs.has(path)) return { ok: false, code: 'is_directory', message: `is a directory: ${path}` };
@@ -123,6 +125,11 @@ export class FakeNodeRuntime implements NodeRuntimeLike {
       return proc;
     },
   };
+
+  /** The runner cut the tree (NODE-8). */
+  set treeTruncated(value: boolean) {
+    this.files.tree.truncated = value;
+  }
 
   constructor(files: Record<string, string> = {}, dirs: string[] = []) {
     for (const dir of dirs) this.addDir(dir);
@@ -291,9 +298,16 @@ export class FakeExcalidrawPage implements ExcalidrawToolAdapter {
     { id: 'pen', type: 'freedraw', x: 5, y: 5, width: 10, height: 10, text: null, strokeColor: '#1e1e1e', backgroundColor: 'transparent' },
   ];
   readonly added: ElementToAdd[][] = [];
+  /** Ids the scene holds that `getElements` does not show: bound text labels, deleted elements. */
+  hiddenIds: string[] = [];
   getOpenDocument = () => this.document;
   getElements = () => this.elements;
+  getTakenIds = () => [...this.elements.map((element) => element.id), ...this.hiddenIds];
   addElements = async (elements: readonly ElementToAdd[]) => {
+    // Like the page's scene update: an id already in the scene breaks it.
+    const taken = new Set(this.getTakenIds());
+    const clash = elements.find((element) => taken.has(element.id));
+    if (clash) throw new Error(`Duplicate element id ${clash.id} in the scene`);
     this.added.push([...elements]);
     for (const element of elements) {
       this.elements.push({

@@ -89,4 +89,53 @@ describe('confirmation queue', () => {
     expect(queue.getState().current?.status).to.equal('waiting');
     expect(queue.getState().queued).to.have.length(1);
   });
+
+  it('[SAFE-2] the deadline runs from the call\'s arrival: a request queued late keeps what is left, one past it is never shown', async () => {
+    const clock = new FakeClock();
+    const queue = createConfirmationQueue({ clock });
+    const arrivedAt = clock.now();
+    clock.advance(40_000); // validation and prepare took 40 s
+    const late = queue.request({ tool: 'a', name: 'a_x', content, arrivedAt });
+    expect(queue.getState().current?.arrivedAt).to.equal(arrivedAt);
+    clock.advance(9_999);
+    expect(queue.getState().current).to.not.equal(null);
+    clock.advance(1);
+    expect(await late).to.equal(null);
+    expect(queue.getState().current).to.equal(null);
+    let shown = 0;
+    queue.subscribe(() => { if (queue.getState().current) shown++; });
+    expect(await queue.request({ tool: 'a', name: 'a_x', content, arrivedAt: clock.now() - CONFIRMATION_DEADLINE_MS })).to.equal(null);
+    expect(shown).to.equal(0);
+  });
+
+  it('[NAT-2] an aborted signal drops the request, shown or queued, and answers null; an approved one is not affected', async () => {
+    const queue = createConfirmationQueue({ clock: new FakeClock() });
+    const shownCall = new AbortController();
+    const queuedCall = new AbortController();
+    const shownRequest = queue.request({ tool: 'a', name: 'a_shown', content, signal: shownCall.signal });
+    const queuedRequest = queue.request({ tool: 'a', name: 'a_queued', content, signal: queuedCall.signal });
+    const last = queue.request({ tool: 'a', name: 'a_last', content });
+    queuedCall.abort();
+    expect(await queuedRequest).to.equal(null);
+    expect(queue.getState().queued.map((r) => r.name)).to.deep.equal(['a_last']);
+    shownCall.abort();
+    expect(await shownRequest).to.equal(null);
+    expect(queue.getState().current?.name).to.equal('a_last');
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(await queue.request({ tool: 'a', name: 'a_never', content, signal: cancelled.signal })).to.equal(null);
+    expect(queue.getState().queued).to.have.length(0);
+    // Approved, then aborted: the dialog stays running until done (the pipeline declines before execute).
+    const approvedCall = new AbortController();
+    queue.decline(queue.getState().current!.id);
+    await last;
+    const approved = queue.request({ tool: 'a', name: 'a_ok', content, signal: approvedCall.signal });
+    queue.approve(queue.getState().current!.id);
+    const answer = await approved;
+    approvedCall.abort();
+    expect(queue.getState().current?.status).to.equal('running');
+    answer!.done();
+    expect(queue.getState().current).to.equal(null);
+    await flush();
+  });
 });

@@ -29,29 +29,29 @@ describe('envelope, limits and validation', () => {
     expect(JSON.parse(serialize({ ok: true, n: 10n }).json).error.code).to.equal('failed');
   });
 
-  it('[RES-4] an exception thrown by check or execute becomes failed', async () => {
-    const throwsInCheck = compileOperation(defineOperation({
+  it('[RES-4] an exception thrown by prepare or execute becomes failed', async () => {
+    const throwsInPrepare = compileOperation(defineOperation({
       name: 't_a', description: 'テスト', inputSchema: { type: 'object', additionalProperties: false },
-      check: async () => { throw new Error('boom in check'); },
+      prepare: async (): Promise<void> => { throw new Error('boom in prepare'); },
       execute: async () => succeed(),
     }));
     const throwsInExecute = compileOperation(defineOperation({
       name: 't_b', description: 'テスト', inputSchema: { type: 'object', additionalProperties: false },
       execute: async () => { throw new TypeError('boom in execute'); },
     }));
-    const a = JSON.parse((await runCall(throwsInCheck, {}, allow)).json);
+    const a = JSON.parse((await runCall(throwsInPrepare, {}, allow)).json);
     const b = JSON.parse((await runCall(throwsInExecute, {}, allow)).json);
-    expect(a).to.deep.equal({ ok: false, error: { code: 'failed', message: 'boom in check' } });
+    expect(a).to.deep.equal({ ok: false, error: { code: 'failed', message: 'boom in prepare' } });
     expect(b).to.deep.equal({ ok: false, error: { code: 'failed', message: 'boom in execute' } });
   });
 
-  it('[IN-1] every call is validated against the schema before check and execute', async () => {
-    let checked = 0;
+  it('[IN-1] every call is validated against the schema before prepare and execute', async () => {
+    let prepared = 0;
     let executed = 0;
     const op = compileOperation(defineOperation({
       name: 't_c', description: 'テスト',
       inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
-      check: async () => { checked++; return null; },
+      prepare: async () => { prepared++; },
       execute: async ({ n }) => { executed++; return succeed({ n }); },
     }));
     for (const bad of [undefined, null, 'str', 42, [], { n: 'x' }, { n: 1.5 }, {}]) {
@@ -59,7 +59,7 @@ describe('envelope, limits and validation', () => {
       expect(result.ok, JSON.stringify(bad)).to.equal(false);
       expect((result as { error: { code: string } }).error.code).to.equal('invalid_input');
     }
-    expect([checked, executed]).to.deep.equal([0, 0]);
+    expect([prepared, executed]).to.deep.equal([0, 0]);
     expect((await runCall(op, { n: 2 }, allow)).result).to.deep.equal({ ok: true, n: 2 });
   });
 
@@ -110,6 +110,38 @@ describe('envelope, limits and validation', () => {
     expect(writeFileSchema.required).to.deep.equal(['path', 'contents']);
     expect(writeFileSchema.additionalProperties).to.equal(false);
     expect(writeFileSchema.properties.contents.maxBytes).to.equal(MAX_TEXT_BYTES);
+  });
+
+  it('[NODE-7] every ECMA-48 control sequence is removed, leaving no residue', () => {
+    const cases: [string, string, string][] = [
+      ['tput sgr0 (ESC ( B)', 'a\u001b(B\u001b[mb', 'ab'],
+      ['save / restore cursor (ESC 7, ESC 8)', 'a\u001b7b\u001b8c', 'abc'],
+      ['keypad modes (ESC =, ESC >)', '\u001b=a\u001b>b', 'ab'],
+      ['DCS with its payload (ESC P … ST)', 'a\u001bP1$r0;1m\u001b\\b', 'ab'],
+      ['OSC ended by BEL', 'a\u001b]0;title\u0007b', 'ab'],
+      ['OSC ended by ST (a hyperlink)', '\u001b]8;;https://x.test/\u001b\\link\u001b]8;;\u001b\\', 'link'],
+      ['8-bit CSI', 'a\u009b31mred\u009b0mb', 'aredb'],
+      ['8-bit OSC ended by 8-bit ST', 'a\u009d0;t\u009cb', 'ab'],
+      ['APC, PM and SOS strings', 'a\u001b_apc\u001b\\b\u001b^pm\u001b\\c\u001bXsos\u001b\\d', 'abcd'],
+      ['other C1 controls (IND, NEL, HTS)', 'a\u0084b\u0085c\u0088d', 'abcd'],
+      ['ESC # 8 and ESC % G', 'a\u001b#8b\u001b%Gc', 'abc'],
+      ['CSI with private parameters (cursor hide/show)', '\u001b[?25la\u001b[?25h', 'a'],
+      ['an unterminated OSC at the end', 'done\u001b]0;tit', 'done'],
+      ['a lone ESC at the end', 'done\u001b', 'done'],
+      ['a stray 8-bit OSC introducer swallows nothing', 'a\u009db\nc', 'ab\nc'],
+    ];
+    for (const [what, input, expected] of cases) expect(stripTerminalControls(input), what).to.equal(expected);
+  });
+
+  it('[NODE-7] a carriage return rewrites the line as a terminal does; CR LF is a newline', () => {
+    expect(stripTerminalControls('10%\r20%\r30%')).to.equal('30%');
+    expect(stripTerminalControls('loading 10%\rloading 20%\rloading 100%\ndone\n')).to.equal('loading 100%\ndone\n');
+    expect(stripTerminalControls('one\r\ntwo\r\n')).to.equal('one\ntwo\n');
+    expect(stripTerminalControls('abcdef\rxy')).to.equal('xycdef'); // overwritten, not erased
+    expect(stripTerminalControls('abcdef\r\u001b[Kxy')).to.equal('xy'); // erase to end of line
+    expect(stripTerminalControls('abcdef\r\u001b[2Kxy')).to.equal('xy');
+    expect(stripTerminalControls('ab\bc')).to.equal('ac');
+    expect(stripTerminalControls('\u001b[32m50%\u001b[0m\r\u001b[32m100%\u001b[0m\n')).to.equal('100%\n');
   });
 
   it('[NODE-5] output keeps the last characters and drops terminal controls', () => {

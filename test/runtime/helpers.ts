@@ -102,7 +102,8 @@ export class FakeLoader implements ScriptLoader {
     if (this.fail?.test(src)) throw new Error(`could not load ${src}`);
     this.loaded.push(src);
     this.attributes.push(attributes);
-    (this.doc as Document & { modelContext?: unknown }).modelContext = this.modelContext;
+    // defineProperty: where the browser has its own WebMCP, document.modelContext is a read-only accessor.
+    Object.defineProperty(this.doc, 'modelContext', { value: this.modelContext, configurable: true, writable: true });
     return this.doc.createElement('script');
   }
 }

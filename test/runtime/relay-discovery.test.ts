@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { createRelayConnector } from '../../src/model-context.js';
+import { createRelayConnector } from '../../src/relay-connection.js';
 import { FakeLoader } from './helpers.js';
 
 /** A same-origin frame standing in for the relay widget, with its fetch replaced. */
@@ -34,6 +34,7 @@ describe('finding a relay started after the page', () => {
 
   it('[RELAY-5] nothing answers: the widget is not told to connect', async () => {
     const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    await relay.connect();
     const widget = await fakeWidget(false);
     expect(await relay.discover()).to.equal(false);
     expect(widget.probes).to.deep.equal(['http://127.0.0.1:9/']);
@@ -43,6 +44,7 @@ describe('finding a relay started after the page', () => {
 
   it('[RELAY-5] the relay port answers: the widget is told to connect, once', async () => {
     const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    await relay.connect();
     const widget = await fakeWidget(true);
     expect(await relay.discover()).to.equal(true);
     await new Promise((r) => setTimeout(r, 20));
@@ -52,12 +54,14 @@ describe('finding a relay started after the page', () => {
 
   it('[RELAY-5] once a relay asked for the tools, discovery stops; widget discovery never probes', async () => {
     const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    await relay.connect();
     const widget = await fakeWidget(true);
     window.postMessage({ type: 'webmcp.tools.list.request', requestId: 'x' }, location.origin);
     await new Promise((r) => setTimeout(r, 20));
     expect(relay.isConnected()).to.equal(true);
     expect(await relay.discover()).to.equal(false);
     const plain = createRelayConnector({ loader: new FakeLoader(), relayPort: 9 });
+    await plain.connect();
     expect(await plain.discover()).to.equal(false);
     expect(widget.probes).to.deep.equal([]);
   });

@@ -27,9 +27,9 @@ function definitions(log: string[] = []) {
       description: '消す',
       inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
       annotations: { consequentialHint: true },
-      check: async ({ path }) => { log.push('check'); return path === 'missing' ? fail('not_found', 'no such file') : null; },
-      confirmation: ({ path }) => { log.push('confirmation'); return { title: `ファイル「${path}」を削除する`, summary: 's', actionLabel: '削除する' }; },
-      execute: async ({ path }) => { log.push('execute'); return succeed({ path }); },
+      prepare: async ({ path }) => { log.push('prepare'); return path === 'missing' ? fail('not_found', 'no such file') : { path }; },
+      confirmation: (_input, { path }) => { log.push('confirmation'); return { title: `ファイル「${path}」を削除する`, summary: 's', actionLabel: '削除する' }; },
+      execute: async (_input, { path }) => { log.push('execute'); return succeed({ path }); },
     }),
   ];
 }
@@ -105,7 +105,7 @@ describe('runtime and tool sessions', () => {
     expect(mc.tools.size).to.equal(2);
   });
 
-  it('[REG-4] order per call: expiry, schema, check, confirmation, execute', async () => {
+  it('[REG-4] [DEF-1] order per call: switch, schema, prepare, confirmation, prepare again after approval, execute', async () => {
     const { aiOps, mc } = setup();
     const calls: string[] = [];
     const session = aiOps.provideOperations('demo', definitions(calls));
@@ -116,16 +116,16 @@ describe('runtime and tool sessions', () => {
     expect(calls).to.deep.equal([]);
     const missing = await mc.execute('demo_delete', { path: 'missing' });
     expect(parse(missing.content[0].text).error.code).to.equal('not_found');
-    expect(calls).to.deep.equal(['check']);
+    expect(calls).to.deep.equal(['prepare']);
     const call = mc.execute('demo_delete', { path: 'a' });
     await flush();
-    expect(calls).to.deep.equal(['check', 'check', 'confirmation']);
+    expect(calls).to.deep.equal(['prepare', 'prepare', 'confirmation']);
     aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
     expect(parse((await call).content[0].text)).to.deep.equal({ ok: true, path: 'a' });
-    expect(calls).to.deep.equal(['check', 'check', 'confirmation', 'execute']);
+    expect(calls).to.deep.equal(['prepare', 'prepare', 'confirmation', 'prepare', 'execute']);
   });
 
-  it('[DEF-5] check runs before any confirmation, and only definitions with confirmation show a dialog', async () => {
+  it('[DEF-5] prepare runs before any confirmation, and only definitions with confirmation show a dialog', async () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
@@ -279,7 +279,7 @@ describe('runtime and tool sessions', () => {
     expect(aiOps.getSession('demo')?.getState().operations).to.deep.equal(['demo_a']);
   });
 
-  it('[DEF-1] a failure from check may carry extra top-level fields, passed through', async () => {
+  it('[DEF-1] a failure may carry extra top-level fields, passed through', async () => {
     const { aiOps } = setup();
     const session = aiOps.provideOperations('demo', [defineOperation({
       name: 'demo_run', description: '実行', inputSchema: empty,
@@ -334,5 +334,276 @@ describe('runtime and tool sessions', () => {
     await flush();
     expect(embeds()).to.equal(2);
     aiOps.getSession('demo')!.turnOff();
+  });
+});
+
+/** A promise and the function that settles it, so a test decides when a step ends. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+/**
+ * A confirmed delete whose prepare waits for the test on every run (as node_delete_file's round
+ * trip to the runner does), recording the steps and the signal execute received.
+ */
+function slowDelete() {
+  const steps: string[] = [];
+  const prepares: ReturnType<typeof deferred<void>>[] = [];
+  let executeSignal: AbortSignal | null = null;
+  let finishExecute: (() => void) | null = null;
+  const definition = defineOperation({
+    name: 'demo_delete',
+    description: '消す',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    annotations: { consequentialHint: true },
+    prepare: async ({ path }) => {
+      steps.push('prepare');
+      const step = deferred<void>();
+      prepares.push(step);
+      await step.promise;
+      return { path };
+    },
+    confirmation: (_input, { path }) => ({ title: `ファイル「${path}」を削除する`, summary: 's', actionLabel: '削除する' }),
+    execute: async (_input, { path }, call) => {
+      steps.push('execute');
+      executeSignal = call.signal;
+      await new Promise<void>((resolve) => { finishExecute = resolve; });
+      return succeed({ path });
+    },
+  });
+  /** Lets the n-th prepare (0-based) finish, once it has started. */
+  const finishPrepare = async (n: number) => {
+    for (let i = 0; i < 100 && !prepares[n]; i++) await flush();
+    prepares[n].resolve();
+    await flush();
+  };
+  return {
+    definition, steps, finishPrepare,
+    get executeSignal() { return executeSignal; },
+    finishExecute: async () => {
+      for (let i = 0; i < 100 && !finishExecute; i++) await flush();
+      finishExecute!();
+    },
+  };
+}
+
+describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signal (NAT-2)', () => {
+  async function on(op: ReturnType<typeof slowDelete>) {
+    const env = setup();
+    const session = env.aiOps.provideOperations('demo', [op.definition]);
+    session.turnOn();
+    await started(session);
+    let shown = 0;
+    env.aiOps.confirmations.subscribe(() => { if (env.aiOps.confirmations.getState().current) shown++; });
+    return { ...env, session, shown: () => shown };
+  }
+  const code = (json: string) => parse(json).error?.code ?? 'ok';
+
+  it('[SAFE-1] off while the call path loads and validates: declined, nothing runs', async () => {
+    const op = slowDelete();
+    const { session } = await on(op);
+    const call = session.call('demo_delete', { path: 'a' });
+    session.turnOff();
+    expect(code(await call)).to.equal('declined');
+    expect(op.steps).to.deep.equal([]);
+  });
+
+  it('[SAFE-1] off while prepare runs: the dialog is never shown and the call answers declined', async () => {
+    const op = slowDelete();
+    const { session, shown } = await on(op);
+    const call = session.call('demo_delete', { path: 'a' });
+    await flush();
+    session.turnOff();
+    await op.finishPrepare(0);
+    expect(code(await call)).to.equal('declined');
+    expect(shown()).to.equal(0);
+    expect(op.steps).to.deep.equal(['prepare']);
+  });
+
+  it('[SAFE-1] off while queued or shown: both declined, neither executes', async () => {
+    const op = slowDelete();
+    const { session, aiOps } = await on(op);
+    const first = session.call('demo_delete', { path: 'a' });
+    const second = session.call('demo_delete', { path: 'b' });
+    await op.finishPrepare(0);
+    await op.finishPrepare(1);
+    expect(aiOps.confirmations.getState().queued).to.have.length(1);
+    session.turnOff();
+    expect([code(await first), code(await second)]).to.deep.equal(['declined', 'declined']);
+    expect(op.steps).to.deep.equal(['prepare', 'prepare']);
+  });
+
+  it('[SAFE-1] off after approval, while prepare runs again: declined, nothing executes', async () => {
+    const op = slowDelete();
+    const { session, aiOps } = await on(op);
+    const call = session.call('demo_delete', { path: 'a' });
+    await op.finishPrepare(0);
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    await flush();
+    session.turnOff();
+    await op.finishPrepare(1);
+    expect(code(await call)).to.equal('declined');
+    expect(op.steps).to.deep.equal(['prepare', 'prepare']);
+    expect(aiOps.confirmations.getState().current).to.equal(null); // the loading dialog closed
+  });
+
+  it('[SAFE-1] off while executing: the running call finishes; nothing new starts', async () => {
+    const op = slowDelete();
+    const { session, aiOps } = await on(op);
+    const call = session.call('demo_delete', { path: 'a' });
+    await op.finishPrepare(0);
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    await op.finishPrepare(1);
+    expect(op.steps).to.deep.equal(['prepare', 'prepare', 'execute']);
+    session.turnOff();
+    await op.finishExecute();
+    expect(parse(await call)).to.deep.equal({ ok: true, path: 'a' });
+    expect(code(await session.call('demo_delete', { path: 'b' }))).to.equal('declined');
+    expect(op.steps).to.deep.equal(['prepare', 'prepare', 'execute']);
+  });
+
+  it('[SAFE-1] expiry at each point (prepare, queued, shown, after approval) answers declined and nothing executes', async () => {
+    const expireAt = async (point: 'prepare' | 'shown' | 'queued' | 'approved') => {
+      const op = slowDelete();
+      const { session, aiOps, clock } = await on(op);
+      const until = session.permission.getState().enabledUntil!;
+      const expire = () => clock.advance(until - clock.now() + 1);
+      const blocker = point === 'queued' ? session.call('demo_delete', { path: 'first' }) : null;
+      if (blocker) await op.finishPrepare(0);
+      const call = session.call('demo_delete', { path: 'a' });
+      const mine = blocker ? 1 : 0;
+      if (point === 'prepare') {
+        await flush();
+        expire();
+        await op.finishPrepare(mine);
+      } else {
+        await op.finishPrepare(mine);
+        if (point === 'approved') {
+          aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+          await flush();
+          expire();
+          await op.finishPrepare(mine + 1);
+        } else expire();
+      }
+      expect(code(await call), point).to.equal('declined');
+      if (blocker) expect(code(await blocker)).to.equal('declined');
+      expect(op.steps, point).to.not.include('execute');
+      expect(session.permission.getState().enabled, point).to.equal(false);
+    };
+    for (const point of ['prepare', 'queued', 'shown', 'approved'] as const) await expireAt(point);
+  });
+
+  it('[SAFE-1] isEnabled is read again at each point: a permission that reads as off after prepare stops the call', async () => {
+    // No switch event at all: only the hook's answer changes (e.g. the expiry timer has not fired yet).
+    const { compileOperation, runCall } = await import('../../src/call.js');
+    const op = slowDelete();
+    let enabled = true;
+    const confirmAnswers: string[] = [];
+    const hooks = {
+      isEnabled: () => enabled,
+      skipsConfirmation: () => false,
+      confirm: async () => { confirmAnswers.push('asked'); return () => {}; },
+    };
+    const run = runCall(compileOperation(op.definition), { path: 'a' }, hooks);
+    await flush();
+    enabled = false;
+    await op.finishPrepare(0);
+    expect((await run).result).to.deep.include({ ok: false });
+    expect(confirmAnswers).to.deep.equal([]);
+    enabled = true;
+    const approved = runCall(compileOperation(op.definition), { path: 'a' }, hooks);
+    await op.finishPrepare(1);
+    enabled = false; // after approval, before execute
+    await op.finishPrepare(2);
+    expect(JSON.parse((await approved).json).error.code).to.equal('declined');
+    expect(op.steps).to.not.include('execute');
+  });
+
+  it('[SAFE-2] the 50 s run from arrival: a 40 s prepare leaves the dialog 10 s, and it is declined 50 s after the call arrived', async () => {
+    const op = slowDelete();
+    const { session, aiOps, clock } = await on(op);
+    const arrived = clock.now();
+    const call = session.call('demo_delete', { path: 'a' });
+    await flush();
+    clock.advance(40_000);
+    await op.finishPrepare(0);
+    expect(aiOps.confirmations.getState().current?.arrivedAt).to.equal(arrived);
+    clock.advance(9_999);
+    await flush();
+    expect(aiOps.confirmations.getState().current).to.not.equal(null);
+    clock.advance(1);
+    expect(code(await call)).to.equal('declined');
+    expect(clock.now() - arrived).to.equal(50_000);
+    expect(aiOps.confirmations.getState().current).to.equal(null);
+    expect(op.steps).to.deep.equal(['prepare']);
+  });
+
+  it('[SAFE-2] a prepare that outlasts the 50 s: the dialog is never shown, declined at once', async () => {
+    const op = slowDelete();
+    const { session, clock, shown } = await on(op);
+    const call = session.call('demo_delete', { path: 'a' });
+    await flush();
+    clock.advance(55_000);
+    await op.finishPrepare(0);
+    expect(code(await call)).to.equal('declined');
+    expect(shown()).to.equal(0);
+  });
+
+  it('[NAT-2] a call cancelled while its dialog is shown, or queued, drops it and answers declined; both are logged', async () => {
+    const op = slowDelete();
+    const { session, aiOps } = await on(op);
+    const shownCall = new AbortController();
+    const queuedCall = new AbortController();
+    const first = session.call('demo_delete', { path: 'a' }, { signal: shownCall.signal });
+    const second = session.call('demo_delete', { path: 'b' }, { signal: queuedCall.signal });
+    const third = session.call('demo_delete', { path: 'c' });
+    for (const n of [0, 1, 2]) await op.finishPrepare(n);
+    expect(aiOps.confirmations.getState().queued).to.have.length(2);
+    queuedCall.abort();
+    expect(code(await second)).to.equal('declined');
+    expect(aiOps.confirmations.getState().queued.map((r) => r.content.title)).to.deep.equal(['ファイル「c」を削除する']);
+    shownCall.abort();
+    expect(code(await first)).to.equal('declined');
+    // The next one moves up; the cancelled ones were never executed.
+    expect(aiOps.confirmations.getState().current?.content.title).to.equal('ファイル「c」を削除する');
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    await third;
+    expect(op.steps).to.not.include('execute');
+    expect(aiOps.log.getState().entries.filter((e) => e.status === 'declined')).to.have.length(3);
+  });
+
+  it('[NAT-2] cancelled during prepare or after approval: declined before execute; during execute the signal reaches it', async () => {
+    const op = slowDelete();
+    const { session, aiOps, shown } = await on(op);
+    const early = new AbortController();
+    const a = session.call('demo_delete', { path: 'a' }, { signal: early.signal });
+    await flush();
+    early.abort();
+    await op.finishPrepare(0);
+    expect(code(await a)).to.equal('declined');
+    expect(shown()).to.equal(0);
+
+    const late = new AbortController();
+    const b = session.call('demo_delete', { path: 'b' }, { signal: late.signal });
+    await op.finishPrepare(1);
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    await flush();
+    late.abort();
+    await op.finishPrepare(2);
+    expect(code(await b)).to.equal('declined');
+    expect(op.steps).to.not.include('execute');
+
+    const running = new AbortController();
+    const c = session.call('demo_delete', { path: 'c' }, { signal: running.signal });
+    await op.finishPrepare(3);
+    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    await op.finishPrepare(4);
+    expect(op.executeSignal?.aborted).to.equal(false);
+    running.abort();
+    expect(op.executeSignal?.aborted).to.equal(true);
+    await op.finishExecute();
+    expect(parse(await c)).to.deep.equal({ ok: true, path: 'c' });
   });
 });

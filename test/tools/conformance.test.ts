@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import {
   ConformanceError, assertConformance, checkConformance, conformanceCases, type ConformanceCase,
 } from '../../src/conformance.js';
-import { defineOperation } from '../../src/definition.js';
+import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { listFilesSchema, writeFileSchema } from '../../src/files.js';
 import { MAX_TEXT_BYTES, textSchema, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
 import { succeed } from '../../src/result.js';
@@ -65,7 +65,7 @@ describe('the conformance kit (src/conformance.ts)', () => {
   });
 
   it('[RES-1] it fails on deliberately wrong definitions, naming each problem, and never throws while checking', async () => {
-    const wrong = [
+    const wrong: AnyOperationDefinition[] = [
       // No byte cap (a character cap only) and no additionalProperties: false; accepts anything.
       defineOperation({
         name: 'bad_write',
@@ -83,20 +83,25 @@ describe('the conformance kit (src/conformance.ts)', () => {
           return succeed({ entries: [] });
         },
       }),
-      // A bad name, no description, and a check that never answers.
+      // A bad name, no description, and a prepare that never answers.
       defineOperation({
         name: 'Bad-Name',
         description: '',
         inputSchema: { type: 'object', properties: { sql: textSchema('SQL') }, required: ['sql'], additionalProperties: false },
-        check: () => new Promise(() => {}),
+        prepare: () => new Promise(() => {}),
         execute: async () => succeed(),
       }),
     ];
+    // The old shape: a check the pipeline would never call.
+    wrong.push(Object.assign(defineOperation({
+      name: 'old_shape', description: '古い', inputSchema: { type: 'object', additionalProperties: false }, execute: async () => succeed(),
+    }), { check: async () => null }));
     const report = await checkConformance(wrong, { callTimeoutMs: 50 });
     expect(report.ok).to.equal(false);
     const found = report.problems.map((p) => `${p.operation} | ${p.case} | ${p.actual}`);
     const has = (re: RegExp) => expect(found.some((f) => re.test(f)), `${re} in\n${found.join('\n')}`).to.equal(true);
     has(/^bad_write \| definition \| \/: an object schema without additionalProperties: false/);
+    has(/^old_shape \| definition \| a check function/);
     has(/^bad_write \| \/contents = 1,048,577 bytes .* \| ok: true/);
     has(/^bad_list \| \/path = "\.\.\/x" .* \| ok: true/);
     has(/^bad_list \| \/path = "\/abs" .* \| failed \(boom\)/);

@@ -233,7 +233,8 @@ describe('tools: the 23 definitions', () => {
     });
     expect(newElement.properties!.type.enum).to.deep.equal(['rectangle', 'ellipse', 'diamond', 'text', 'arrow']);
     expect([...newElement.required!].sort()).to.deep.equal(['type', 'x', 'y']);
-    expect((byName.get('node_run_command')!.inputSchema as SchemaNode).properties!.args.items).to.deep.equal({ type: 'string' });
+    // [NODE-9] strings, each bounded by the runner's request limit.
+    expect((byName.get('node_run_command')!.inputSchema as SchemaNode).properties!.args.items).to.deep.equal({ type: 'string', maxBytes: 60 * 1024 });
   });
 
   it('[IN-3] a field the type lacks is invalid_input, for every operation', async () => {

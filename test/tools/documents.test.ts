@@ -20,6 +20,13 @@ function drawio() {
   return { page, call: caller(createDrawioOperations(page)) };
 }
 
+/** A page's model as draw.io compresses it: raw deflate of the URI-encoded XML, in base64. */
+async function drawioCompress(xml: string): Promise<string> {
+  const stream = new Blob([new TextEncoder().encode(encodeURIComponent(xml))]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return btoa(String.fromCharCode(...bytes));
+}
+
 describe('tools: the open document (slides, excalidraw, drawio)', () => {
   it('[DOC-1] with no open document (or the tool still loading) every operation answers not_ready, without a dialog', async () => {
     const cases: [ReturnType<typeof caller>, { document: unknown }, [string, unknown][]][] = [];
@@ -54,13 +61,14 @@ describe('tools: the open document (slides, excalidraw, drawio)', () => {
 
   it('[DOC-1] a document switched while the confirmation was open is not changed', async () => {
     const page = new FakeDrawioPage();
-    const write = createDrawioOperations(page).find((d) => d.name === 'drawio_write')!;
+    const call = caller(createDrawioOperations(page));
     const input = { xml: '<mxGraphModel><root/></mxGraphModel>' };
-    expect(await write.check!(input)).to.equal(null);
-    expect(write.confirmation!(input).title).to.equal('図「業務フロー」の全体を置き換える');
-    page.document = { id: 'diagram-2', name: '別の図' };
-    const result = await write.execute(input);
-    expect(!result.ok && result.error.code).to.equal('not_ready');
+    const { result, confirmations } = await call('drawio_write', input, () => {
+      page.document = { id: 'diagram-2', name: '別の図' }; // the user opens another diagram, then approves
+      return 'accept';
+    });
+    expect(confirmations[0].title).to.equal('図「業務フロー」の全体を置き換える');
+    expect(result.error?.code).to.equal('not_ready');
     expect(page.xml).to.equal(BLANK_DIAGRAM);
   });
 
@@ -167,6 +175,22 @@ describe('tools: the open document (slides, excalidraw, drawio)', () => {
       expect(page.added).to.have.length(0);
     });
 
+    it('[EXC-5] an id that clashes with a bound text label, or a deleted element, is invalid_input and nothing is added', async () => {
+      const { page, call } = excalidraw();
+      // In Excalidraw a shape's label is an element of its own; the operations' view folds it into the shape's text.
+      page.hiddenIds = ['box-label', 'deleted-1'];
+      for (const id of ['box-label', 'deleted-1']) {
+        const { result } = await call('excalidraw_add_elements', { elements: [{ id, type: 'rectangle', x: 0, y: 0 }] });
+        expect(result.error?.code, id).to.equal('invalid_input');
+        expect(result.error?.message, id).to.include(JSON.stringify(id));
+      }
+      expect(page.added).to.have.length(0);
+      // A generated id avoids them too.
+      const ids = ['box-label', 'deleted-1', 'fresh'];
+      const generated = caller(createExcalidrawOperations(page, { generateId: () => ids.shift()! }));
+      expect((await generated('excalidraw_add_elements', { elements: [{ type: 'text', x: 0, y: 0, text: 'x' }] })).result.ids).to.deep.equal(['fresh']);
+    });
+
     it('[EXC-2] a generated id never clashes with the scene or the call', async () => {
       const page = new FakeExcalidrawPage();
       const ids = ['box', 'mine', 'fresh'];
@@ -222,6 +246,33 @@ describe('tools: the open document (slides, excalidraw, drawio)', () => {
       const root = document.getElementsByTagName('root')[0];
       expect(Array.from(root.children).map((c) => c.getAttribute('id'))).to.deep.equal(['0', '1', 'a', 'b', 'e', 'u']);
       expect(document.querySelector('mxCell[id="e"]')!.getAttribute('target')).to.equal('b');
+    });
+
+    it('[DRW-2] drawio_add_cells works on a diagram whose <diagram> is compressed as draw.io saves it, and writes it back uncompressed', async () => {
+      const { page, call } = drawio();
+      const model = BLANK_DIAGRAM.slice(BLANK_DIAGRAM.indexOf('<mxGraphModel>'), BLANK_DIAGRAM.indexOf('</diagram>'));
+      const second = '<mxGraphModel><root><mxCell id="0"/><mxCell id="p2" parent="0"/></root></mxGraphModel>';
+      page.xml = `<mxfile host="app.diagrams.net"><diagram id="p1" name="Page-1">${await drawioCompress(model)}</diagram>` +
+        `<diagram id="p2" name="Page-2">${await drawioCompress(second)}</diagram></mxfile>`;
+      const packedSecond = page.xml.slice(page.xml.lastIndexOf('<diagram'));
+      // An id of the compressed page still clashes: the cells are checked against its content.
+      expect((await call('drawio_add_cells', { cells: '<mxCell id="a" vertex="1" parent="1"/>' })).result.error?.code).to.equal('invalid_input');
+      const { result } = await call('drawio_add_cells', { cells: '<mxCell id="b" value="B" vertex="1" parent="1"/>' });
+      expect(result).to.deep.equal({ ok: true, count: 1 });
+      const document = new DOMParser().parseFromString(page.xml, 'application/xml');
+      const first = document.querySelector('diagram[id="p1"]')!;
+      expect(first.getAttribute('name')).to.equal('Page-1');
+      expect(Array.from(first.querySelectorAll('root > *')).map((c) => c.getAttribute('id'))).to.deep.equal(['0', '1', 'a', 'b']);
+      expect(page.xml.endsWith(packedSecond)).to.equal(true); // the other page is left as it was
+    });
+
+    it('[DRW-2] a <diagram> whose text is not draw.io\'s compressed form answers failed with the reason, and nothing is written', async () => {
+      const { page, call } = drawio();
+      page.xml = '<mxfile><diagram id="p1" name="Page-1">not base64 at all!</diagram></mxfile>';
+      const { result } = await call('drawio_add_cells', { cells: '<mxCell id="b" vertex="1"/>' });
+      expect(result.error?.code).to.equal('failed');
+      expect(result.error?.message).to.match(/compressed/);
+      expect(page.writes).to.equal(0);
     });
 
     it('[DRW-1] an mxCell id already in the diagram, or twice in cells, is invalid_input', async () => {

@@ -204,11 +204,13 @@ describe('tools/go', () => {
 
   it('[FILE-6] a file removed by the user while the dialog was open answers not_found', async () => {
     const page = new FakeGoPage({ 'main.go': '' });
-    const del = createGoOperations(page).find((d) => d.name === 'go_delete_file')!;
-    expect(await del.check!({ path: 'main.go' })).to.equal(null);
-    page.fileMap.delete('main.go');
-    const result = await del.execute({ path: 'main.go' });
+    const call = caller(createGoOperations(page));
+    const { result, confirmations } = await call('go_delete_file', { path: 'main.go' }, () => {
+      page.fileMap.delete('main.go');
+      return 'accept';
+    });
+    expect(confirmations).to.have.length(1);
     expect(result.ok).to.equal(false);
-    expect(!result.ok && result.error.code).to.equal('not_found');
+    expect(result.error?.code).to.equal('not_found');
   });
 });

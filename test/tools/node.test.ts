@@ -4,6 +4,12 @@ import { createNodeOperations } from '../../tools/node/operations.js';
 import { createExcludeMatcher } from '../../tools/node/exclude.js';
 import { caller } from '../helpers/tools-call.js';
 import { FakeNodeRuntime, createFrozenClock, createImmediateClock, nodeAdapter } from '../helpers/tools-fakes.js';
+import { FakeClock } from '../runtime/helpers.js';
+
+/** Lets pending callbacks run until `done()` holds (or a few dozen turns passed). */
+async function settle(done: () => boolean) {
+  for (let i = 0; i < 50 && !done(); i++) await new Promise((r) => setTimeout(r, 0));
+}
 
 function setup(files: Record<string, string> = { 'index.js': 'console.log(1)\n', 'src/a.js': 'a\n', 'src/b/c.js': 'c\n' }, dirs: string[] = []) {
   const runtime = new FakeNodeRuntime(files, dirs);
@@ -49,13 +55,14 @@ describe('tools/node', () => {
   });
 
   it('[NODE-2] a runtime that goes away while a delete waits for confirmation is not used', async () => {
-    const { adapter, runtime } = setup();
-    const definitions = createNodeOperations(adapter);
-    const del = definitions.find((d) => d.name === 'node_delete_file')!;
-    expect(await del.check!({ path: 'index.js' })).to.equal(null);
-    adapter.runtime = null;
-    const result = await del.execute({ path: 'index.js' });
+    const { adapter, runtime, call } = setup();
+    const { result, confirmations } = await call('node_delete_file', { path: 'index.js' }, () => {
+      adapter.runtime = null;
+      return 'accept';
+    });
+    expect(confirmations).to.have.length(1);
     expect(result.ok).to.equal(false);
+    expect(result.error?.code).to.equal('not_ready');
     expect(runtime.fileMap.has('index.js')).to.equal(true);
   });
 
@@ -87,9 +94,119 @@ describe('tools/node', () => {
     expect(result.error?.code).to.equal('timeout');
     expect(result.output).to.equal('started\n');
     expect(result.truncated).to.equal(false);
-    expect(clock.delays).to.deep.equal([1000]);
-    await Promise.resolve();
+    expect(clock.delays[0]).to.equal(1000);
+    expect(runtime.started[0].killed).to.equal(true); // killed before the answer, not after
+  });
+
+  it('[NODE-4] a timeout answers only once the runtime confirms the process has exited', async () => {
+    const runtime = new FakeNodeRuntime();
+    const clock = new FakeClock();
+    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock }));
+    let confirmExit: (() => void) | null = null;
+    runtime.programs.set('stubborn', (p) => {
+      p.write('working\n');
+      // kill() is asked, but the process takes a while to go (it traps the signal, the runner is slow).
+      p.kill = () => {
+        p.killed = true;
+        confirmExit = () => p.end(137);
+        return Promise.resolve();
+      };
+    });
+    let answered = false;
+    const pending = call('node_run_command', { command: 'stubborn', timeoutMs: 1000 }).then((r) => { answered = true; return r; });
+    await settle(() => runtime.started.length > 0);
+    clock.advance(1000);
+    await settle(() => confirmExit !== null);
     expect(runtime.started[0].killed).to.equal(true);
+    clock.advance(1000);
+    await settle(() => answered);
+    expect(answered).to.equal(false);
+    confirmExit!();
+    const { result } = await pending;
+    expect(result.error?.code).to.equal('timeout');
+    expect(result.error?.message).to.match(/was killed/);
+    expect(result.output).to.equal('working\n');
+  });
+
+  it('[NODE-4] a process whose end is never confirmed still answers timeout, after a bound, saying so', async () => {
+    const runtime = new FakeNodeRuntime();
+    const clock = new FakeClock();
+    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock }));
+    runtime.programs.set('zombie', (p) => {
+      p.kill = () => { p.killed = true; return Promise.resolve(); }; // never exits
+    });
+    let answered = false;
+    const pending = call('node_run_command', { command: 'zombie', timeoutMs: 1000 }).then((r) => { answered = true; return r; });
+    await settle(() => runtime.started.length > 0);
+    clock.advance(1000);
+    await settle(() => runtime.started[0].killed);
+    clock.advance(4999);
+    await settle(() => answered);
+    expect(answered).to.equal(false);
+    clock.advance(1);
+    const { result } = await pending;
+    expect(result.error?.code).to.equal('timeout');
+    expect(result.error?.message).to.match(/not confirmed/);
+  });
+
+  it('[NAT-2] node_run_command cancelled by its caller kills the process and answers a failure with the output so far', async () => {
+    const runtime = new FakeNodeRuntime();
+    runtime.programs.set('server', (p) => p.write('listening\n')); // runs until killed
+    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock: createFrozenClock() }));
+    const controller = new AbortController();
+    const pending = call('node_run_command', { command: 'server' }, 'accept', { signal: controller.signal });
+    for (let i = 0; i < 20 && runtime.started.length === 0; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(runtime.started[0].killed).to.equal(false);
+    controller.abort();
+    const { result } = await pending;
+    expect(result.ok).to.equal(false);
+    expect(result.error?.code).to.equal('failed');
+    expect(result.error?.message).to.match(/cancelled/);
+    expect(result.output).to.equal('listening\n');
+    expect(runtime.started[0].killed).to.equal(true);
+  });
+
+  it('[NAT-2] a call cancelled before it runs starts no process and answers declined', async () => {
+    const { runtime, call } = setup();
+    const controller = new AbortController();
+    controller.abort();
+    expect((await call('node_run_command', { command: 'node' }, 'accept', { signal: controller.signal })).result.error?.code).to.equal('declined');
+    expect(runtime.started).to.have.length(0);
+  });
+
+  it('[NODE-8] node_list_files reports truncated when the runner cut the tree, even under 1,000 entries', async () => {
+    const { runtime, call } = setup();
+    expect((await call('node_list_files')).result.truncated).to.equal(false);
+    runtime.treeTruncated = true;
+    const { result } = await call('node_list_files');
+    expect(result.entries.length).to.be.lessThan(1000);
+    expect(result.truncated).to.equal(true);
+  });
+
+  it('[NODE-9] a command over 252 characters (the runner names it "ai: <command>", 256 at most) is too_large with a clear message', async () => {
+    const { runtime, call } = setup();
+    const { result } = await call('node_run_command', { command: 'x'.repeat(253) });
+    expect(result.error?.code).to.equal('too_large');
+    expect(result.error?.message).to.match(/\/command.*252/);
+    expect((await call('node_run_command', { command: 'x'.repeat(252) })).result.exitCode).to.equal(127); // reaches the runtime
+    expect(runtime.started).to.have.length(1);
+  });
+
+  it('[NODE-9] args over the runner\'s 64 KiB request are too_large with a message that says what to do, before any process starts', async () => {
+    const { runtime, call } = setup();
+    const script = 'console.log(1);'.repeat(5000); // 75,000 characters
+    const one = await call('node_run_command', { command: 'node', args: ['-e', script] });
+    expect(one.result.error?.code).to.equal('too_large');
+    expect(one.result.error?.message).to.match(/\/args\/1.*61440/); // the schema's per-argument bound
+    // Arguments under the per-argument bound that add up to more than the runner's request limit.
+    const many = await call('node_run_command', { command: 'node', args: Array.from({ length: 40 }, () => 'a'.repeat(2000)) });
+    expect(many.result.error?.code).to.equal('too_large');
+    expect(many.result.error?.message).to.match(/65536.*node_write_file/);
+    // Control characters grow sixfold in the runner's JSON: counted as sent.
+    const escaped = await call('node_run_command', { command: 'node', args: ['-e', '\u0001'.repeat(12_000)] });
+    expect(escaped.result.error?.code).to.equal('too_large');
+    expect((await call('node_run_command', { command: 'node', args: Array.from({ length: 1001 }, () => 'a') })).result.error?.code).to.equal('too_large'); // maxItems 1000
+    expect(runtime.started).to.have.length(0);
   });
 
   it('[NODE-4] [IN-5] without timeoutMs the command gets 30,000 ms', async () => {

@@ -2,7 +2,7 @@
 // [IN-3] the input types of the definitions are those of the design doc's `Inputs`, derived from
 // the schema literals, so a schema and its handlers cannot drift apart.
 import { defineOperation, type InputOf } from '../../src/definition.js';
-import { succeed } from '../../src/result.js';
+import { fail, succeed } from '../../src/result.js';
 import { timeoutSchema } from '../../src/limits.js';
 import { nodeInputSchemas } from '../../tools/node/operations.js';
 import { goInputSchemas } from '../../tools/go/operations.js';
@@ -38,14 +38,39 @@ defineOperation({
   name: 'x_run',
   description: '実行する',
   inputSchema: { type: 'object', properties: { command: { type: 'string' }, timeoutMs: timeoutSchema('時間') }, required: ['command'], additionalProperties: false },
-  check: async (input) => {
+  prepare: async (input) => {
     // @ts-expect-error timeoutMs is optional
     const ms: number = input.timeoutMs;
     void ms;
-    return null;
   },
   // @ts-expect-error a handler's parameter type must be the schema's type
   execute: async (input: { command: number }) => succeed({ command: input.command }),
+});
+
+// [DEF-1] The context is what prepare resolves to, failures aside; confirmation and execute get it typed.
+const withContext = defineOperation({
+  name: 'x_delete',
+  description: '消す',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  prepare: async (input) => (input.path === '' ? fail('invalid_input', 'empty') : { resolved: input.path, size: 3 }),
+  confirmation: (input, ctx) => ({ title: ctx.resolved, summary: String(ctx.size), actionLabel: '削除する' }),
+  execute: async (_input, ctx, call) => {
+    const signal: AbortSignal = call.signal;
+    // @ts-expect-error the context has no `contents`
+    const contents: string = ctx.contents;
+    return succeed({ path: ctx.resolved, contents, aborted: signal.aborted });
+  },
+});
+export type ContextInferred = Expect<Equal<Parameters<typeof withContext.execute>[1], { resolved: string; size: number }>>;
+
+// Without prepare the context is void; a definition still has no `check` (the old shape).
+defineOperation({
+  name: 'x_plain',
+  description: '読む',
+  inputSchema: { type: 'object', additionalProperties: false },
+  // @ts-expect-error `check` is gone: prepare replaced it
+  check: async () => null,
+  execute: async () => succeed(),
 });
 
 type NewElement = {

@@ -9,7 +9,7 @@ import type { OpenDocument } from '../shared.js';
 export interface DrawioToolAdapter {
   /** The diagram open in the page, or null while the tool loads or nothing is open (DOC-1). */
   getOpenDocument(): OpenDocument | null;
-  /** The open diagram's whole XML: an uncompressed `<mxfile>` or `<mxGraphModel>`. */
+  /** The open diagram's whole XML: an `<mxfile>` (its pages compressed or not) or an `<mxGraphModel>`. */
   getXml(): string;
   /** Replaces the open diagram's whole XML, as an edit in the page would. */
   setXml(xml: string): void | Promise<void>;

@@ -4,10 +4,10 @@
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { textSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, ok } from '../shared.js';
+import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
+import { createDocumentGuard, extend, ok } from '../shared.js';
 import type { DrawioToolAdapter } from './adapter.js';
-import { cellIds, modelRoot, parseCells, parseXml } from './xml.js';
+import { cellIds, expandFirstPage, modelRoot, parseCells, parseXml } from './xml.js';
 
 /** `drawio_read`'s input: none (IN-3). */
 export const drawioReadSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -51,26 +51,28 @@ function innerCell(cell: Element): Element {
  * provideOperations('drawio', createDrawioOperations(drawioAdapter));
  */
 export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperationDefinition[] {
-  const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'diagram');
+  const openDiagram = createDocumentGuard(() => adapter.getOpenDocument(), 'diagram');
 
-  /** Parses `cells` against the open diagram: the diagram with the cells added, or why not (DRW-1). */
-  const prepare = (cells: string): { xml: string; count: number } | OperationFailure => {
+  /** Parses `cells` against the open diagram: the diagram's XML with the cells added, or why not (DRW-1, DRW-2). */
+  const addTo = async (cells: string): Promise<{ xml: string; count: number } | OperationFailure> => {
     const parsedCells = parseCells(cells);
-    if (!parsedCells.ok) return fail(ErrorCode.invalidInput, parsedCells.message);
+    if (isFailure(parsedCells)) return parsedCells;
     const diagram = parseXml(adapter.getXml());
     if (!diagram.ok) return fail(ErrorCode.failed, `the open diagram's XML cannot be read: ${diagram.message}`);
+    const unreadable = await expandFirstPage(diagram.document);
+    if (unreadable) return unreadable;
     const root = modelRoot(diagram.document);
-    if (!root) return fail(ErrorCode.failed, 'the open diagram has no <mxGraphModel><root> to add cells to (a compressed diagram?)');
+    if (!root) return fail(ErrorCode.failed, 'the open diagram has no <mxGraphModel><root> to add cells to');
     const existing = new Set(cellIds(root));
     const added = new Set<string>();
-    for (const [index, cell] of parsedCells.cells.entries()) {
+    for (const [index, cell] of parsedCells.entries()) {
       const id = cell.getAttribute('id');
       if (id === null || id === '') return fail(ErrorCode.invalidInput, `cell ${index + 1} (<${cell.localName}>) has no id`);
       if (existing.has(id)) return fail(ErrorCode.invalidInput, `an mxCell with the id ${JSON.stringify(id)} is already in the diagram`);
       if (added.has(id)) return fail(ErrorCode.invalidInput, `the id ${JSON.stringify(id)} is used twice in cells`);
       added.add(id);
     }
-    for (const cell of parsedCells.cells) {
+    for (const cell of parsedCells) {
       const inner = innerCell(cell);
       for (const reference of ['parent', 'source', 'target']) {
         const target = inner.getAttribute(reference);
@@ -79,11 +81,11 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
         }
       }
     }
-    for (const cell of parsedCells.cells) root.appendChild(diagram.document.importNode(cell, true));
-    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.cells.length };
+    for (const cell of parsedCells) root.appendChild(diagram.document.importNode(cell, true));
+    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.length };
   };
 
-  const checkDiagramXml = (xml: string): OperationFailure | null => {
+  const diagramXml = (xml: string): OperationFailure | null => {
     const parsed = parseXml(xml);
     if (!parsed.ok) return fail(ErrorCode.invalidInput, `xml is not well-formed XML: ${parsed.message}`);
     const top = parsed.document.documentElement.localName;
@@ -96,33 +98,20 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
     description: 'ページで開いている draw.io の図の XML の全文(xml)と、図の識別子と名前(document)を返す。',
     inputSchema: drawioReadSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async () => guard.require(),
-    execute: async () => {
-      const document = guard.open();
-      if ('error' in document) return document;
-      return ok({ document, xml: adapter.getXml() });
-    },
+    prepare: async (_input, call) => openDiagram(call),
+    execute: async (_input, { document }) => ok({ document, xml: adapter.getXml() }),
   });
 
   const addCells = defineOperation({
     name: 'drawio_add_cells',
     description:
-      'ページで開いている図に mxCell を足し、足した mxCell の数(count)を返す。cells には、1 つ以上の <mxCell> 要素(UserObject で包んだものも可)を並べた XML を渡す。どの mxCell も id を持ち、id が今の図か cells のほかの mxCell と重なると invalid_input を返す。XML として読めないときも invalid_input を返す。parent、source、target が指す mxCell が無いときは not_found を返す。',
+      'ページで開いている図に mxCell を足し、足した mxCell の数(count)を返す。cells には、1 つ以上の <mxCell> 要素(UserObject で包んだものも可)を並べた XML を渡す。どの mxCell も id を持ち、id が今の図か cells のほかの mxCell と重なると invalid_input を返す。XML として読めないときも invalid_input を返す。parent、source、target が指す mxCell が無いときは not_found を返す。最初のページが圧縮されている図は、圧縮を解いた形で書き戻す。',
     inputSchema: addCellsSchema,
-    check: async (input) => {
-      const notReady = guard.require();
-      if (notReady) return notReady;
-      const prepared = prepare(input.cells);
-      return 'error' in prepared ? prepared : null;
-    },
-    execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
-      // Prepared again on the XML of now: the user may have edited the diagram since the check.
-      const prepared = prepare(input.cells);
-      if ('error' in prepared) return prepared;
-      await adapter.setXml(prepared.xml);
-      return ok({ count: prepared.count });
+    // No dialog: the diagram is read and the cells placed here, right before execute writes them.
+    prepare: async (input, call) => extend(openDiagram(call), () => addTo(input.cells)),
+    execute: async (_input, { xml, count }) => {
+      await adapter.setXml(xml);
+      return ok({ count });
     },
   });
 
@@ -132,20 +121,15 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
       'ページで開いている図の全体を、渡した XML(<mxfile> か <mxGraphModel>)に置き換える。XML として読めないときは invalid_input を返す。利用者が確認の画面で確定してから実行する。xml は UTF-8 で 1 MB まで。',
     inputSchema: drawioWriteSchema,
     annotations: { consequentialHint: true },
-    check: async (input) => guard.require() ?? checkDiagramXml(input.xml),
-    confirmation: (input) => {
-      const { name } = guard.remember(input);
-      return {
-        title: `図「${name}」の全体を置き換える`,
-        summary: `図「${name}」の全体を、AI のエージェントが渡した XML(${input.xml.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
-        actionLabel: '置き換える',
-        detail: input.xml,
-        undoable: adapter.undoRestoresAgentChanges === true,
-      };
-    },
+    prepare: async (input, call) => extend(openDiagram(call), () => diagramXml(input.xml)),
+    confirmation: (input, { document: { name } }) => ({
+      title: `図「${name}」の全体を置き換える`,
+      summary: `図「${name}」の全体を、AI のエージェントが渡した XML(${input.xml.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
+      actionLabel: '置き換える',
+      detail: input.xml,
+      undoable: adapter.undoRestoresAgentChanges === true,
+    }),
     execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
       await adapter.setXml(input.xml);
       return ok();
     },

@@ -1,7 +1,8 @@
 /**
- * draw.io XML, read and changed with the browser's DOMParser and XMLSerializer (DRW-1).
+ * draw.io XML, read and changed with the browser's DOMParser and XMLSerializer (DRW-1, DRW-2).
  * @module
  */
+import { ErrorCode, describeError, fail, type OperationFailure } from '../../src/result.js';
 
 let parserErrorNamespace: string | null | undefined;
 
@@ -46,6 +47,42 @@ export function cellIds(root: Element): string[] {
   return ids;
 }
 
+/** draw.io's compressed page: base64 of raw-deflated, URI-encoded XML (what draw.io saves by default). */
+async function inflate(packed: string): Promise<string> {
+  const bytes = Uint8Array.from(atob(packed.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return decodeURIComponent(await new Response(stream).text());
+}
+
+/**
+ * Makes the first page of a diagram editable in place (DRW-2): when its `<diagram>` holds the
+ * compressed text instead of an `<mxGraphModel>`, the text is inflated and replaced by the model,
+ * so the document is written back uncompressed (draw.io reads both forms). Resolves to `failed`
+ * when the text cannot be inflated; to null when there was nothing to do or it was done.
+ * @example await expandFirstPage(document); modelRoot(document) // now found
+ */
+export async function expandFirstPage(document: XMLDocument): Promise<OperationFailure | null> {
+  const unreadable = (message: string) => fail(ErrorCode.failed, `the first <diagram> of the open diagram ${message}`);
+  const top = document.documentElement;
+  if (top.localName !== 'mxfile') return null;
+  const page = Array.from(top.children).find((child) => child.localName === 'diagram');
+  if (!page || Array.from(page.children).some((child) => child.localName === 'mxGraphModel')) return null;
+  const packed = page.textContent?.trim() ?? '';
+  if (packed === '') return null;
+  let text: string;
+  try {
+    text = await inflate(packed);
+  } catch (error) {
+    return unreadable(`holds text that is not draw.io's compressed form: ${describeError(error)}`);
+  }
+  const model = parseXml(text);
+  if (!model.ok) return unreadable(`is compressed, and its content is not well-formed XML: ${model.message}`);
+  if (model.document.documentElement.localName !== 'mxGraphModel') return unreadable('is compressed, and its content is not an <mxGraphModel>');
+  page.textContent = '';
+  page.appendChild(document.importNode(model.document.documentElement, true));
+  return null;
+}
+
 /** The `<root>` of the first `<mxGraphModel>` of a diagram, or null. */
 export function modelRoot(document: XMLDocument): Element | null {
   const top = document.documentElement;
@@ -54,24 +91,24 @@ export function modelRoot(document: XMLDocument): Element | null {
   return Array.from(model.children).find((child) => child.localName === 'root') ?? null;
 }
 
-/** Reads `cells`: one or more cell elements, written as a fragment. */
-export function parseCells(cells: string): { ok: true; cells: Element[] } | { ok: false; message: string } {
+/** Reads `cells`: one or more cell elements, written as a fragment; `invalid_input` when it is not that. */
+export function parseCells(cells: string): Element[] | OperationFailure {
+  const refuse = (message: string) => fail(ErrorCode.invalidInput, message);
   // A fragment has no single document element: wrap it. A leading XML declaration cannot be wrapped.
   const body = cells.replace(/^\uFEFF?\s*<\?xml[^?]*\?>/, '');
   const parsed = parseXml(`<root>${body}</root>`);
-  if (!parsed.ok) return { ok: false, message: `cells is not well-formed XML: ${parsed.message}` };
+  if (!parsed.ok) return refuse(`cells is not well-formed XML: ${parsed.message}`);
   const elements: Element[] = [];
   for (const node of Array.from(parsed.document.documentElement.childNodes)) {
     if (node.nodeType === Node.ELEMENT_NODE) {
       const element = node as Element;
       if (!CELL_ELEMENTS.has(element.localName)) {
-        return { ok: false, message: `cells may hold only <mxCell> elements (or <UserObject>/<object> wrapping one), not <${element.localName}>` };
+        return refuse(`cells may hold only <mxCell> elements (or <UserObject>/<object> wrapping one), not <${element.localName}>`);
       }
       elements.push(element);
     } else if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) {
-      if ((node.textContent ?? '').trim() !== '') return { ok: false, message: 'cells may hold only <mxCell> elements, not text' };
+      if ((node.textContent ?? '').trim() !== '') return refuse('cells may hold only <mxCell> elements, not text');
     }
   }
-  if (elements.length === 0) return { ok: false, message: 'cells holds no <mxCell> element' };
-  return { ok: true, cells: elements };
+  return elements.length === 0 ? refuse('cells holds no <mxCell> element') : elements;
 }

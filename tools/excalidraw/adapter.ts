@@ -61,6 +61,12 @@ export interface ExcalidrawToolAdapter {
   getOpenDocument(): OpenDocument | null;
   /** The scene's elements (not deleted ones), in z-order. */
   getElements(): readonly ExcalidrawElementLike[];
+  /**
+   * Every id the scene holds, including what `getElements` folds away (a shape's bound text label)
+   * and deleted elements, so a new element never takes one (EXC-5). With Excalidraw:
+   * `api.getSceneElementsIncludingDeleted().map((e) => e.id)`. Default: the ids of `getElements()`.
+   */
+  getTakenIds?(): Iterable<string>;
   /** Adds the elements in one scene update; arrows bound to their `from` / `to` shapes. Every id is new and valid. */
   addElements(elements: readonly ElementToAdd[]): void | Promise<void>;
   /** Changes one existing element (its bound text and arrows follow, as when the user moves it). */

@@ -2,9 +2,9 @@
  * The four Excalidraw operations (EXC-1..EXC-4, IN-6, DOC-1, DOC-2).
  * @module
  */
-import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
 import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, ok } from '../shared.js';
+import { createDocumentGuard, extend, ok } from '../shared.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter, NewElementType } from './adapter.js';
 
 /** Elements one `excalidraw_add_elements` call may add (EXC-2). */
@@ -102,35 +102,13 @@ function randomId(): string {
 
 /** An element of `excalidraw_read`: exactly the fields of EXC-1. */
 function readElement(element: ExcalidrawElementLike) {
-  const out: Record<string, unknown> = {
-    id: element.id,
-    type: element.type,
-    x: element.x,
-    y: element.y,
-    width: element.width,
-    height: element.height,
-    text: element.text ?? null,
-    strokeColor: element.strokeColor,
-    backgroundColor: element.backgroundColor,
-  };
-  if (element.type === 'arrow') {
-    out.from = element.from ?? null;
-    out.to = element.to ?? null;
-  }
-  return out;
+  const { id, type, x, y, width, height, strokeColor, backgroundColor } = element;
+  const out = { id, type, x, y, width, height, text: element.text ?? null, strokeColor, backgroundColor };
+  return type === 'arrow' ? { ...out, from: element.from ?? null, to: element.to ?? null } : out;
 }
 
-type NewElementInput = {
-  type: NewElementType;
-  x: number;
-  y: number;
-  id?: string;
-  width?: number;
-  height?: number;
-  text?: string;
-  from?: string;
-  to?: string;
-};
+/** A `NewElement` of the input: an element to add whose id may be left to us. */
+type NewElementInput = Omit<ElementToAdd, 'id'> & { readonly id?: string };
 
 /**
  * Creates the Excalidraw operations; they act on the drawing open in the page only (DOC-1).
@@ -139,18 +117,22 @@ type NewElementInput = {
  */
 export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, options: ExcalidrawOperationsOptions = {}): AnyOperationDefinition[] {
   const generateId = options.generateId ?? randomId;
-  const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
+  const openDrawing = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
+  const prepareOpen = async (_input: unknown, call: PrepareContext) => openDrawing(call);
+  /** EXC-5: every id the scene holds — bound text labels and deleted elements too — is taken. */
+  const takenIds = () => new Set<string>(adapter.getTakenIds?.() ?? adapter.getElements().map((element) => element.id));
 
-  /** The checks of EXC-2 that a schema cannot express; null when the elements can be added. */
-  const validateNew = (elements: readonly NewElementInput[]): OperationFailure | null => {
+  /** The checks of EXC-2 that a schema cannot express, then the elements as they will be added. */
+  const toAdd = (elements: readonly NewElementInput[]): { elements: ElementToAdd[] } | OperationFailure => {
     const scene = new Map(adapter.getElements().map((element) => [element.id, element]));
+    const taken = takenIds();
     const added = new Map<string, NewElementInput>();
     for (const [index, element] of elements.entries()) {
       if (element.type !== 'arrow' && (element.from !== undefined || element.to !== undefined)) {
         return fail(ErrorCode.invalidInput, `/elements/${index}: only an arrow has from and to (this is a ${element.type})`);
       }
       if (element.id === undefined) continue;
-      if (scene.has(element.id)) return fail(ErrorCode.invalidInput, `/elements/${index}: the id ${JSON.stringify(element.id)} is already in the drawing`);
+      if (taken.has(element.id)) return fail(ErrorCode.invalidInput, `/elements/${index}: the id ${JSON.stringify(element.id)} is already in the drawing (an element or a shape's label)`);
       if (added.has(element.id)) return fail(ErrorCode.invalidInput, `/elements/${index}: the id ${JSON.stringify(element.id)} is used twice in this call`);
       added.set(element.id, element);
     }
@@ -163,7 +145,15 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
         if (UNBINDABLE.has(type)) return fail(ErrorCode.invalidInput, `/elements/${index}/${end}: ${JSON.stringify(target)} is a ${type}, not a shape an arrow can connect`);
       }
     }
-    return null;
+    for (const id of added.keys()) taken.add(id);
+    return { elements: elements.map((element) => {
+      let id = element.id;
+      while (id === undefined || (element.id === undefined && taken.has(id))) id = generateId();
+      taken.add(id);
+      const out: { -readonly [K in keyof ElementToAdd]: ElementToAdd[K] } = { id, type: element.type, x: element.x, y: element.y };
+      for (const key of ['width', 'height', 'text', 'from', 'to'] as const) if (element[key] !== undefined) Object.assign(out, { [key]: element[key] });
+      return out;
+    }) };
   };
 
   const read = defineOperation({
@@ -172,61 +162,35 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
       'ページで開いている Excalidraw の図の、要素の一覧(elements)と、図の識別子と名前(document)を返す。要素は id、type、x、y、width、height、text、strokeColor、backgroundColor を持ち、矢印(arrow)は、つないだ図形の id の from と to も持つ。',
     inputSchema: excalidrawEmptySchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async () => guard.require(),
-    execute: async () => {
-      const document = guard.open();
-      if ('error' in document) return document;
-      return ok({ document, elements: adapter.getElements().map(readElement) });
-    },
+    prepare: prepareOpen,
+    execute: async (_input, { document }) => ok({ document, elements: adapter.getElements().map(readElement) }),
   });
 
   const addElements = defineOperation({
     name: 'excalidraw_add_elements',
     description:
-      'ページで開いている図に、図形(rectangle、ellipse、diamond)、文字(text)、図形をつなぐ矢印(arrow)を足し、足した要素の id の配列(ids)を返す。1 回に 200 個まで。矢印の from と to に図形の id を渡すとつなぐ。同じ呼び出しで足す図形の id も指せる。id は省くと作る。id が今の図か同じ呼び出しの要素と重なると invalid_input、from と to の図形が無いと not_found を返す。',
+      'ページで開いている図に、図形(rectangle、ellipse、diamond)、文字(text)、図形をつなぐ矢印(arrow)を足し、足した要素の id の配列(ids)を返す。1 回に 200 個まで。矢印の from と to に図形の id を渡すとつなぐ。同じ呼び出しで足す図形の id も指せる。id は省くと作る。id が今の図(図形のラベルも含む)か同じ呼び出しの要素と重なると invalid_input、from と to の図形が無いと not_found を返す。',
     inputSchema: addElementsSchema,
-    check: async (input) => guard.require() ?? validateNew(input.elements),
-    execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
-      const refused = validateNew(input.elements);
-      if (refused) return refused;
-      const taken = new Set([...adapter.getElements().map((element) => element.id), ...input.elements.flatMap((element) => (element.id === undefined ? [] : [element.id]))]);
-      const toAdd: ElementToAdd[] = input.elements.map((element) => {
-        let id = element.id;
-        while (id === undefined || (element.id === undefined && taken.has(id))) id = generateId();
-        taken.add(id);
-        const out: { -readonly [K in keyof ElementToAdd]: ElementToAdd[K] } = { id, type: element.type, x: element.x, y: element.y };
-        if (element.width !== undefined) out.width = element.width;
-        if (element.height !== undefined) out.height = element.height;
-        if (element.text !== undefined) out.text = element.text;
-        if (element.from !== undefined) out.from = element.from;
-        if (element.to !== undefined) out.to = element.to;
-        return out;
-      });
-      await adapter.addElements(toAdd);
-      return ok({ ids: toAdd.map((element) => element.id) });
+    prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements)),
+    execute: async (_input, { elements }) => {
+      await adapter.addElements(elements);
+      return ok({ ids: elements.map((element) => element.id) });
     },
   });
-
-  const exists = (id: string): OperationFailure | null =>
-    adapter.getElements().some((element) => element.id === id) ? null : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(id)} in the drawing`);
 
   const updateElement = defineOperation({
     name: 'excalidraw_update_element',
     description:
       'ページで開いている図の、id で指した要素の位置(x、y)、大きさ(width、height)、色(strokeColor、backgroundColor)を変え、その id を返す。渡した項目だけを変える。色は # と 6 桁の 16 進で、backgroundColor は transparent も受け付ける。id の要素が無いときは not_found を返す。',
     inputSchema: updateElementSchema,
-    check: async (input) => guard.require() ?? exists(input.id),
+    prepare: async (input, call) =>
+      extend(openDrawing(call), () =>
+        adapter.getElements().some((element) => element.id === input.id) ? null : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`)),
     execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
-      const missing = exists(input.id);
-      if (missing) return missing;
       const patch: { -readonly [K in keyof ElementPatch]: ElementPatch[K] } = {};
-      for (const key of ['x', 'y', 'width', 'height'] as const) if (input[key] !== undefined) patch[key] = input[key];
-      if (input.strokeColor !== undefined) patch.strokeColor = input.strokeColor;
-      if (input.backgroundColor !== undefined) patch.backgroundColor = input.backgroundColor;
+      for (const key of ['x', 'y', 'width', 'height', 'strokeColor', 'backgroundColor'] as const) {
+        if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
+      }
       await adapter.updateElement(input.id, patch);
       return ok({ id: input.id });
     },
@@ -237,22 +201,14 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     description: 'ページで開いている図の全ての要素を消し、消した要素の数(count)を返す。利用者が確認の画面で確定してから実行する。',
     inputSchema: excalidrawEmptySchema,
     annotations: { consequentialHint: true },
-    check: async () => guard.require(),
-    confirmation: (input) => {
-      const { name } = guard.remember(input);
-      const count = adapter.getElements().length;
-      return {
-        title: `図「${name}」の全ての要素を削除する`,
-        summary: `図「${name}」にある ${count} 個の要素を、全て削除します。`,
-        actionLabel: '削除する',
-        undoable: adapter.undoRestoresAgentChanges === true,
-      };
-    },
-    execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
-      return ok({ count: await adapter.clear() });
-    },
+    prepare: prepareOpen,
+    confirmation: (_input, { document: { name } }) => ({
+      title: `図「${name}」の全ての要素を削除する`,
+      summary: `図「${name}」にある ${adapter.getElements().length} 個の要素を、全て削除します。`,
+      actionLabel: '削除する',
+      undoable: adapter.undoRestoresAgentChanges === true,
+    }),
+    execute: async () => ok({ count: await adapter.clear() }),
   });
 
   return [read, addElements, updateElement, clear];

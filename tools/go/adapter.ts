@@ -38,6 +38,8 @@ export type GoRunMode = 'run' | 'test';
  * How a run ended.
  * - `exited`: the job ended with `exitCode` (compile error or failed test 1, `os.Exit(n)` n, panic 2; GO-5).
  * - `timeout`: `timeoutMs` passed after loading; the job was stopped; `output` is what it wrote so far (GO-6).
+ * - `stopped`: the user stopped the job with the page's 停止 (GO-9); `output` so far.
+ * - `cancelled`: the call's `signal` was aborted and the job stopped (NAT-2); `output` so far.
  * - `busy`: a run, a test or the engine's loading was in progress (GO-7).
  *
  * A run rejects when the engine cannot load: the operation answers `failed` (GO-4).
@@ -45,7 +47,16 @@ export type GoRunMode = 'run' | 'test';
 export type GoRunOutcome =
   | { readonly kind: 'exited'; readonly exitCode: number; readonly output: string }
   | { readonly kind: 'timeout'; readonly output: string }
+  | { readonly kind: 'stopped'; readonly output: string }
+  | { readonly kind: 'cancelled'; readonly output: string }
   | { readonly kind: 'busy' };
+
+/** What `go_run` / `go_test` ask of the page's run function. */
+export interface GoRunRequest {
+  readonly timeoutMs: number;
+  /** The call's signal: aborting it should stop the job (NAT-2). */
+  readonly signal?: AbortSignal;
+}
 
 /** What the Go page passes to {@link createGoOperations}. */
 export interface GoToolAdapter {
@@ -53,5 +64,5 @@ export interface GoToolAdapter {
   /** The engine's state now. */
   getRunnerState(): GoRunnerStatus;
   /** The page's Run / Test function. The buttons show running while it runs (GO-7). */
-  run(mode: GoRunMode, options: { timeoutMs: number }): Promise<GoRunOutcome>;
+  run(mode: GoRunMode, options: GoRunRequest): Promise<GoRunOutcome>;
 }

@@ -21,6 +21,8 @@ export interface NodeTreeStore {
   subscribe(listener: () => void): () => void;
   /** Reloads the tree; called after `node_run_command`, whose process may have changed files. */
   refresh?(): Promise<void>;
+  /** True when the runner cut the tree (it lists at most 10,000 entries): the listing is partial (NODE-8). */
+  readonly truncated?: boolean;
 }
 
 /** Why the runtime refused a file operation. `not_text` and `too_large` follow the not-saved-files rule. */
@@ -52,7 +54,7 @@ export interface NodeProcessLike {
   };
   /** The exit code (128 + signal when killed). Rejects only when the runtime is gone. */
   readonly exit: Promise<number>;
-  /** Kills the process and its descendants. */
+  /** Kills the process and its descendants; `exit` settles once it is gone. */
   kill(): void | Promise<void>;
 }
 
@@ -84,7 +86,7 @@ export interface NodeRuntimeLike {
 export interface NodeToolAdapter {
   /**
    * The runtime instance in use now, or null while it is not booted or failed to boot (NODE-1).
-   * Called on every check and execute, so a reboot's new instance is used at once (NODE-2).
+   * Called on every prepare (again after approval), so a reboot's new instance is used at once (NODE-2).
    */
   getRuntime(): NodeRuntimeLike | null;
 }

@@ -1,14 +1,15 @@
 /**
- * The five node operations (NODE-1..NODE-6, FILE-1..FILE-6).
+ * The five node operations (NODE-1..NODE-9, FILE-1..FILE-6).
  * @module
  */
 import { systemClock, type Clock } from '../../src/clock.js';
-import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
-import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema } from '../../src/files.js';
-import { TIMEOUT_MS, stripTerminalControls, timeoutSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { RELAY_WAIT_NOTE, createOutputSink, filePath, kindOf, listUnder, ok, withDirectories, deleteFileConfirmation } from '../shared.js';
-import type { NodeFileFailure, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
+import { defineOperation, type AnyOperationDefinition, type CallContext } from '../../src/definition.js';
+import { TIMEOUT_MS, stripTerminalControls, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
+import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
+import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
+import { createFileOperations, type FileStore } from '../files.js';
+import { RELAY_WAIT_NOTE, createOutputSink, ok } from '../shared.js';
+import type { NodeFileFailure, NodeProcessLike, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
 import { createExcludeMatcher } from './exclude.js';
 
 /** Options of {@link createNodeOperations}. */
@@ -17,6 +18,16 @@ export interface NodeOperationsOptions {
   clock?: Clock;
 }
 
+/**
+ * The runner's limits on a command (demo/server/runner.mjs, NODE-9): it names the process
+ * `ai: <command>` and caps a name at 256 characters, takes 1,000 arguments, and refuses a request
+ * body over 64 KiB; one argument may take 60 KiB of it.
+ */
+export const NODE_COMMAND_LIMITS = { commandLength: 256 - 'ai: '.length, args: 1000, requestBytes: 64 * 1024, argBytes: 60 * 1024 } as const;
+
+/** How long a killed process may take to be confirmed gone before `timeout` is answered anyway. */
+const KILL_WAIT_MS = 5000;
+
 /** `node_run_command`'s input (IN-3). */
 export const runCommandSchema = {
   type: 'object',
@@ -24,12 +35,14 @@ export const runCommandSchema = {
     command: {
       type: 'string',
       minLength: 1,
-      description: '実行するコマンド(例: node、npm)。そのままプロセスに渡す。引数を含めず、args に分けて渡す。',
+      maxLength: NODE_COMMAND_LIMITS.commandLength,
+      description: '実行するコマンド(例: node、npm)。そのままプロセスに渡す。引数を含めず、args に分けて渡す。252 文字まで。',
     },
     args: {
       type: 'array',
-      items: { type: 'string' },
-      description: 'コマンドに渡す引数の配列(例: ["index.js"])。そのまま渡す。',
+      items: { type: 'string', maxBytes: NODE_COMMAND_LIMITS.argBytes },
+      maxItems: NODE_COMMAND_LIMITS.args,
+      description: 'コマンドに渡す引数の配列(例: ["index.js"])。そのまま渡す。1,000 個まで、command と合わせて JSON で 64 KiB まで(長いスクリプトは node_write_file でファイルに書いてから実行する)。',
     },
     timeoutMs: timeoutSchema('時間の上限(ミリ秒)。1000 から 120000 までの整数。省くと 30000。過ぎるとプロセスを終了させる。'),
   },
@@ -64,163 +77,133 @@ function fromRuntime(failure: NodeFileFailure, path: string): OperationFailure {
   }
 }
 
+/** The runtime's files as the shared file operations read them. */
+function runtimeStore(rt: NodeRuntimeLike): FileStore {
+  const excluded = createExcludeMatcher(rt.excludes.patterns);
+  const changed = (result: { ok: true } | NodeFileFailure, path: string) => (result.ok ? undefined : fromRuntime(result, path));
+  return {
+    entries: () => rt.files.tree.getState(),
+    get entriesTruncated() {
+      return rt.files.tree.truncated === true;
+    },
+    hidden: (entry) => excluded(entry.path, entry.kind),
+    read: async (path) => {
+      const read = await rt.files.read(path);
+      return read.ok ? { ok: true, contents: read.contents } : fromRuntime(read, path);
+    },
+    write: async (path, contents) => changed(await rt.files.write(path, contents), path),
+    remove: async (path) => changed(await rt.files.remove(path), path),
+    // The tree may lag behind the disk, or not enter an excluded directory: ask the runner.
+    locate: async (path) => {
+      const read = await rt.files.read(path);
+      if (read.ok) return 'file';
+      return read.code === 'not_found' ? 'missing' : read.code === 'is_directory' ? 'directory' : 'file';
+    },
+  };
+}
+
+/** NODE-9: what the schema cannot bound, the runner's 64 KiB request, checked before anything runs. */
+function commandFits(command: string, args: readonly string[]): OperationFailure | null {
+  const bytes = utf8ByteLength(JSON.stringify({ command, args, name: `ai: ${command}` }));
+  if (bytes <= NODE_COMMAND_LIMITS.requestBytes) return null;
+  return fail(
+    ErrorCode.tooLarge,
+    `command and args are ${bytes} bytes as the runner receives them, over its limit of ${NODE_COMMAND_LIMITS.requestBytes}; write a long script to a file with node_write_file and run that file`,
+  );
+}
+
+/** Resolves to `value` after `ms` on `clock`, unless cancelled first. */
+function after<T>(clock: Clock, ms: number, value: T) {
+  let handle: unknown;
+  const promise = new Promise<T>((resolve) => {
+    handle = clock.setTimeout(() => resolve(value), ms);
+  });
+  return { promise, cancel: () => clock.clearTimeout(handle) };
+}
+
+/** Kills `proc`; true once the runtime confirms it is gone, false when that takes over the bound. */
+async function killed(proc: NodeProcessLike, clock: Clock): Promise<boolean> {
+  // kill() is not awaited on its own: a stuck runtime must not hold the answer for ever.
+  void Promise.resolve().then(() => proc.kill()).catch(() => {});
+  const late = after(clock, KILL_WAIT_MS, false);
+  try {
+    return await Promise.race([proc.exit.then(() => true, () => true), late.promise]);
+  } finally {
+    late.cancel();
+  }
+}
+
 /**
- * Creates the node operations. They read the runtime through `adapter.getRuntime()` on every check
- * and execute (NODE-2) and answer `not_ready` while it is null (NODE-1).
+ * Creates the node operations. They read the runtime through `adapter.getRuntime()` on every
+ * prepare (NODE-2) and answer `not_ready` while it is null (NODE-1).
  * @example
  * provideOperations('node', createNodeOperations({ getRuntime: () => currentRuntime }));
  */
 export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOperationsOptions = {}): AnyOperationDefinition[] {
   const clock = options.clock ?? systemClock;
   const runtime = (): NodeRuntimeLike | OperationFailure => adapter.getRuntime() ?? fail(ErrorCode.notReady, NOT_READY);
-  const requireRuntime = async (): Promise<OperationFailure | null> => (adapter.getRuntime() ? null : fail(ErrorCode.notReady, NOT_READY));
-  const tree = (rt: NodeRuntimeLike) => withDirectories(rt.files.tree.getState());
 
-  const listFiles = defineOperation({
-    name: 'node_list_files',
-    description:
-      'Node の実行環境の作業ディレクトリにある、ファイルとディレクトリの一覧を返す。path を渡すとその下の、省くと作業ディレクトリの全体の、全ての階層を返す。kind は file か directory。保存しないファイルの規則の exclude に当たるパス(node_modules/ など)は返さない。1,000 件までで、切り詰めたときは truncated が true になる。',
-    inputSchema: listFilesSchema,
-    annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async (input) => {
-      const notReady = await requireRuntime();
-      if (notReady) return notReady;
-      return input.path === undefined ? null : nullIfOk(resolveRelativePath(input.path));
-    },
-    execute: async (input) => {
+  const files = createFileOperations({
+    tool: 'node',
+    store: () => {
       const rt = runtime();
-      if ('error' in rt) return rt;
-      const excluded = createExcludeMatcher(rt.excludes.patterns);
-      const listing = listUnder(tree(rt), input.path, (entry) => !excluded(entry.path, entry.kind));
-      if ('error' in listing) return listing;
-      return ok({ entries: listing.entries, truncated: listing.truncated });
+      return isFailure(rt) ? rt : runtimeStore(rt);
+    },
+    wording: {
+      list: 'Node の実行環境の作業ディレクトリにある、ファイルとディレクトリの一覧を返す。path を渡すとその下の、省くと作業ディレクトリの全体の、全ての階層を返す。kind は file か directory。保存しないファイルの規則の exclude に当たるパス(node_modules/ など)は返さない。1,000 件までで、切り詰めたとき(実行環境が一覧を途中で切ったときも)は truncated が true になる。',
+      read: '作業ディレクトリのファイルの中身を、UTF-8 のテキストで返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す(保存しないファイルの規則と同じ判定)。',
+      write: '作業ディレクトリにファイルを書く。ファイルがあれば確認なしで上書きし、親のディレクトリが無ければ作る。contents は UTF-8 で 1 MB まで。',
+      delete: '作業ディレクトリのファイルを消す。ファイルだけを消し、ディレクトリを指すと invalid_input、無いパスを指すと not_found を返す。利用者が確認の画面で確定してから実行する。',
+      where: 'Node の実行環境の作業ディレクトリ',
     },
   });
 
-  const readFile = defineOperation({
-    name: 'node_read_file',
-    description:
-      '作業ディレクトリのファイルの中身を、UTF-8 のテキストで返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す(保存しないファイルの規則と同じ判定)。',
-    inputSchema: readFileSchema,
-    annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async (input) => (await requireRuntime()) ?? nullIfOk(filePath(input.path)),
-    execute: async (input) => {
-      const rt = runtime();
-      if ('error' in rt) return rt;
-      const path = filePath(input.path);
-      if (!path.ok) return path;
-      const read = await rt.files.read(path.path);
-      if (!read.ok) return fromRuntime(read, path.path);
-      return ok({ path: path.path, contents: read.contents });
-    },
-  });
-
-  const writeFile = defineOperation({
-    name: 'node_write_file',
-    description:
-      '作業ディレクトリにファイルを書く。ファイルがあれば確認なしで上書きし、親のディレクトリが無ければ作る。contents は UTF-8 で 1 MB まで。',
-    inputSchema: writeFileSchema,
-    check: async (input) => {
-      const notReady = await requireRuntime();
-      if (notReady) return notReady;
-      const path = filePath(input.path);
-      if (!path.ok) return path;
-      const rt = adapter.getRuntime();
-      if (rt && kindOf(tree(rt), path.path) === 'directory') return fail(ErrorCode.invalidInput, `is a directory: ${path.path}`);
-      return null;
-    },
-    execute: async (input) => {
-      const rt = runtime();
-      if ('error' in rt) return rt;
-      const path = filePath(input.path);
-      if (!path.ok) return path;
-      const written = await rt.files.write(path.path, input.contents);
-      if (!written.ok) return fromRuntime(written, path.path);
-      return ok({ path: path.path });
-    },
-  });
-
-  /** Where `path` stands: from the tree, or, when the tree does not show it (not entered, not yet refreshed), from a read. */
-  const fileKind = async (rt: NodeRuntimeLike, path: string): Promise<'file' | 'directory' | 'missing'> => {
-    const kind = kindOf(tree(rt), path);
-    if (kind !== 'missing') return kind;
-    const read = await rt.files.read(path);
-    if (read.ok) return 'file';
-    if (read.code === 'not_found') return 'missing';
-    if (read.code === 'is_directory') return 'directory';
-    return 'file';
+  const run = async (rt: NodeRuntimeLike, input: { command: string; args?: string[]; timeoutMs?: number }, { signal }: CallContext) => {
+    const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
+    const proc = await rt.processes.start(input.command, input.args ?? [], { name: `ai: ${input.command}` });
+    const sink = createOutputSink(stripTerminalControls);
+    const unsubscribe = proc.output.subscribe((chunk) => sink.push(chunk));
+    const deadline = after(clock, timeoutMs, 'timeout' as const);
+    let onAbort = () => {};
+    const cancelled = new Promise<'cancelled'>((resolve) => {
+      onAbort = () => resolve('cancelled');
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const end = await Promise.race([proc.exit, deadline.promise, cancelled]);
+      if (proc.output.truncated) sink.markDropped();
+      const { output, truncated } = sink.result();
+      if (typeof end === 'number') {
+        await rt.files.tree.refresh?.().catch(() => {});
+        return ok({ exitCode: end, output, truncated });
+      }
+      // The output is that of the deadline (or the cancel); the answer waits until the runtime
+      // confirms the process is gone (bounded), so "killed" is true when it says so.
+      const gone = await killed(proc, clock);
+      const how = gone ? 'and was killed' : `and was told to stop, but its end was not confirmed within ${KILL_WAIT_MS} ms`;
+      if (end === 'timeout') return fail(ErrorCode.timeout, `the command did not finish within ${timeoutMs} ms ${how}`, { output, truncated });
+      // NAT-2: the caller cancelled the call.
+      return fail(ErrorCode.failed, `the call was cancelled by its caller while the command ran, ${how}`, { output, truncated });
+    } finally {
+      deadline.cancel();
+      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
+    }
   };
-
-  const deleteFile = defineOperation({
-    name: 'node_delete_file',
-    description:
-      '作業ディレクトリのファイルを消す。ファイルだけを消し、ディレクトリを指すと invalid_input、無いパスを指すと not_found を返す。利用者が確認の画面で確定してから実行する。',
-    inputSchema: deleteFileSchema,
-    annotations: { consequentialHint: true },
-    check: async (input) => {
-      const rt = adapter.getRuntime();
-      if (!rt) return fail(ErrorCode.notReady, NOT_READY);
-      const path = filePath(input.path);
-      if (!path.ok) return path;
-      const kind = await fileKind(rt, path.path);
-      if (kind === 'directory') return fail(ErrorCode.invalidInput, `is a directory, not a file: ${path.path}`);
-      if (kind === 'missing') return fail(ErrorCode.notFound, `no such file: ${path.path}`);
-      return null;
-    },
-    confirmation: (input) => deleteFileConfirmation(input.path, 'Node の実行環境の作業ディレクトリ'),
-    execute: async (input) => {
-      const rt = runtime();
-      if ('error' in rt) return rt;
-      const path = filePath(input.path);
-      if (!path.ok) return path;
-      const removed = await rt.files.remove(path.path);
-      if (!removed.ok) return fromRuntime(removed, path.path);
-      return ok({ path: path.path });
-    },
-  });
 
   const runCommand = defineOperation({
     name: 'node_run_command',
     description:
-      `作業ディレクトリでコマンドを実行し、終了コード(exitCode)と出力(output)を返す。command と args はそのまま渡し、コマンドの文字列を引数に分けないので、引数は args に入れる。プロセスは「ai: <command>」の名前で端末のペインに出る。0 でない終了コードでも ok は true。output は、端末の制御の文字を除いた出力の末尾の 100,000 文字で、切り詰めたときは truncated が true になる。timeoutMs(1000〜120000、省くと 30000)までに終わらないときは、プロセスを終了させ、timeout と、それまでの output を返す。${RELAY_WAIT_NOTE}`,
+      `作業ディレクトリでコマンドを実行し、終了コード(exitCode)と出力(output)を返す。command と args はそのまま渡し、コマンドの文字列を引数に分けないので、引数は args に入れる。プロセスは「ai: <command>」の名前で端末のペインに出る。0 でない終了コードでも ok は true。output は、端末の制御の文字を除いた出力の末尾の 100,000 文字で、切り詰めたときは truncated が true になる。timeoutMs(1000〜120000、省くと 30000)までに終わらないときは、プロセスを終了させ、timeout と、それまでの output を返す。呼び出しが取り消されたときも、プロセスを終了させ、failed と、それまでの output を返す。command は 252 文字まで、command と args を合わせて 64 KiB まで(超えると too_large)。${RELAY_WAIT_NOTE}`,
     inputSchema: runCommandSchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
-    check: async () => requireRuntime(),
-    execute: async (input) => {
+    prepare: async (input) => {
       const rt = runtime();
-      if ('error' in rt) return rt;
-      const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-      const proc = await rt.processes.start(input.command, input.args ?? [], { name: `ai: ${input.command}` });
-      const sink = createOutputSink(stripTerminalControls);
-      const unsubscribe = proc.output.subscribe((chunk) => sink.push(chunk));
-      let timer: unknown;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
-      });
-      try {
-        const ended = await Promise.race([proc.exit, timedOut]);
-        if (proc.output.truncated) sink.markDropped();
-        if (ended === 'timeout') {
-          // Not awaited: the answer must not wait on a runtime that may itself be stuck.
-          void Promise.resolve()
-            .then(() => proc.kill())
-            .catch(() => {});
-          const { output, truncated } = sink.result();
-          return fail(ErrorCode.timeout, `the command did not finish within ${timeoutMs} ms and was killed`, { output, truncated });
-        }
-        const { output, truncated } = sink.result();
-        await rt.files.tree.refresh?.().catch(() => {});
-        return ok({ exitCode: ended, output, truncated });
-      } finally {
-        clock.clearTimeout(timer);
-        unsubscribe();
-      }
+      if (isFailure(rt)) return rt;
+      return commandFits(input.command, input.args ?? []) ?? { rt };
     },
+    execute: async (input, { rt }, call) => run(rt, input, call),
   });
 
-  return [listFiles, readFile, writeFile, deleteFile, runCommand];
-}
-
-function nullIfOk(result: { ok: true } | OperationFailure): OperationFailure | null {
-  return result.ok ? null : result;
+  return [...files, runCommand];
 }

@@ -2,7 +2,7 @@
  * The three slides operations (SLI-1, DOC-1, DOC-2, IN-7).
  * @module
  */
-import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
+import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
 import { textSchema } from '../../src/limits.js';
 import { createDocumentGuard, ok } from '../shared.js';
 import type { SlidesToolAdapter } from './adapter.js';
@@ -43,19 +43,17 @@ export type SlidesSetThemeSchema = ReturnType<typeof slidesSetThemeSchema>;
 export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperationDefinition[] {
   const themes = [...adapter.getThemes()];
   if (themes.length === 0) throw new TypeError('createSlidesOperations: the editor has no theme, so slides_set_theme would accept nothing');
-  const guard = createDocumentGuard(() => adapter.getOpenDocument(), 'slide deck');
+  const openDeck = createDocumentGuard(() => adapter.getOpenDocument(), 'slide deck');
+  const prepare = async (_input: unknown, call: PrepareContext) => openDeck(call);
 
   const read = defineOperation({
     name: 'slides_read',
     description: 'ページで開いているスライドの、Markdown の全文、テーマの名前、スライドの枚数と、スライドの識別子と名前(document)を返す。',
     inputSchema: slidesReadSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async () => guard.require(),
-    execute: async () => {
-      const document = guard.open();
-      if ('error' in document) return document;
-      return ok({ document, markdown: adapter.getMarkdown(), theme: adapter.getTheme(), slideCount: await adapter.getSlideCount() });
-    },
+    prepare,
+    execute: async (_input, { document }) =>
+      ok({ document, markdown: adapter.getMarkdown(), theme: adapter.getTheme(), slideCount: await adapter.getSlideCount() }),
   });
 
   const write = defineOperation({
@@ -63,20 +61,15 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     description:
       'ページで開いているスライドの Markdown の全文を、渡した Markdown に置き換え、置き換えた後のスライドの枚数(slideCount)を返す。利用者が確認の画面で確定してから実行する。markdown は UTF-8 で 1 MB まで。',
     inputSchema: slidesWriteSchema,
-    check: async () => guard.require(),
-    confirmation: (input) => {
-      const { name } = guard.remember(input);
-      return {
-        title: `スライド「${name}」の全文を置き換える`,
-        summary: `スライド「${name}」の Markdown の全文を、AI のエージェントが渡した Markdown(${input.markdown.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
-        actionLabel: '置き換える',
-        detail: input.markdown,
-        undoable: adapter.undoRestoresAgentChanges === true,
-      };
-    },
+    prepare,
+    confirmation: (input, { document: { name } }) => ({
+      title: `スライド「${name}」の全文を置き換える`,
+      summary: `スライド「${name}」の Markdown の全文を、AI のエージェントが渡した Markdown(${input.markdown.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
+      actionLabel: '置き換える',
+      detail: input.markdown,
+      undoable: adapter.undoRestoresAgentChanges === true,
+    }),
     execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
       await adapter.setMarkdown(input.markdown);
       return ok({ slideCount: await adapter.getSlideCount() });
     },
@@ -86,10 +79,8 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     name: 'slides_set_theme',
     description: 'ページで開いているスライドのテーマを変え、変えた後のテーマの名前(theme)を返す。渡せる名前は、入力の theme の enum にある。',
     inputSchema: slidesSetThemeSchema(themes),
-    check: async () => guard.require(),
+    prepare,
     execute: async (input) => {
-      const document = guard.current(input);
-      if ('error' in document) return document;
       await adapter.setTheme(input.theme);
       return ok({ theme: adapter.getTheme() });
     },

@@ -7,7 +7,7 @@
  *   isLoaded: () => project.loaded && savedSql.loaded,
  *   getEditorSql: () => editor.value,
  *   getEngineState: () => engine.state,
- *   run: (sql, { timeoutMs }) => page.runFromAgent(sql, { timeoutMs }), // engine.run + "AI reset the DB" notice
+ *   run: (sql, { timeoutMs, maxRows, signal }) => page.runFromAgent(sql, { timeoutMs, maxRows, signal }), // engine.run + "AI reset the DB" notice
  * });
  * ```
  * @module
@@ -22,10 +22,16 @@ export interface SqlFieldLike {
   readonly dataTypeID?: number;
 }
 
-/** One statement's result, rows whole (the cut to 200 happens in the definitions, SQL-4). */
+/**
+ * One statement's result. Each row is an array of values in the order of `fields`, so columns
+ * sharing a name keep their values (SQL-7). The definitions cut to 200 rows (SQL-4); an engine
+ * given `maxRows` cuts before the rows reach the page and says the full count in `totalRows` (SQL-9).
+ */
 export interface SqlStatementResultLike {
   readonly fields: readonly SqlFieldLike[];
   readonly rows: readonly unknown[];
+  /** The statement's full row count when `rows` was cut already; `rows.length` when absent. */
+  readonly totalRows?: number;
   /** Rows changed by this statement alone. */
   readonly affectedRows?: number;
 }
@@ -43,8 +49,10 @@ export interface SqlErrorLike {
  * What a run ends with.
  * - `results`: every statement committed.
  * - `error`: a statement failed and every statement of the call was rolled back (SQL-5).
+ * - `refused`: the SQL holds transaction control (COMMIT, ROLLBACK, BEGIN …); nothing ran (SQL-8).
  * - `timeout`: `timeoutMs` passed; the engine replaced its worker, the DB is back to its initial state (SQL-6).
  * - `cancelled`: the user reset the DB during the run.
+ * - `aborted`: the call's `signal` was aborted; a run in progress was stopped as for a timeout (NAT-2).
  * - `busy`: another run, or the engine's loading, was in progress (SQL-3).
  *
  * A run rejects when the engine cannot load: the operation answers `failed` (SQL-3).
@@ -52,9 +60,20 @@ export interface SqlErrorLike {
 export type SqlRunOutcome =
   | { readonly ok: true; readonly kind: 'results'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number }
   | { readonly ok: false; readonly kind: 'error'; readonly error: SqlErrorLike }
+  | { readonly ok: false; readonly kind: 'refused'; readonly error: { readonly message: string; readonly position?: number } }
+  | { readonly ok: false; readonly kind: 'aborted' }
   | { readonly ok: false; readonly kind: 'timeout' }
   | { readonly ok: false; readonly kind: 'cancelled' }
   | { readonly ok: false; readonly kind: 'busy' };
+
+/** What `sql_run_query` asks of the page's run function. */
+export interface SqlRunRequest {
+  readonly timeoutMs: number;
+  /** Rows per statement the answer keeps (200, SQL-4): an engine that can should cut there already (SQL-9). */
+  readonly maxRows?: number;
+  /** The call's signal: aborting it should stop the run (NAT-2). */
+  readonly signal?: AbortSignal;
+}
 
 /** What the SQL page passes to {@link createSqlOperations}. Every member is read on every call (DEF-6). */
 export interface SqlToolAdapter {
@@ -70,5 +89,5 @@ export interface SqlToolAdapter {
    * shows running; its result table stays as it was; after a `timeout` the page says that an AI
    * operation reset the DB (SQL-6).
    */
-  run(sql: string, options: { timeoutMs: number }): Promise<SqlRunOutcome>;
+  run(sql: string, options: SqlRunRequest): Promise<SqlRunOutcome>;
 }

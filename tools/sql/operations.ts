@@ -4,9 +4,9 @@
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { MAX_SQL_ROWS, TIMEOUT_MS, head, textSchema, timeoutSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
+import { ErrorCode, fail, type OperationFailure, type OperationResult } from '../../src/result.js';
 import { RELAY_WAIT_NOTE, jsonSafe, ok } from '../shared.js';
-import type { SqlErrorLike, SqlStatementResultLike, SqlToolAdapter } from './adapter.js';
+import type { SqlErrorLike, SqlRunOutcome, SqlStatementResultLike, SqlToolAdapter } from './adapter.js';
 
 /** `sql_read_query`'s input: none (IN-3). */
 export const readQuerySchema = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -27,15 +27,19 @@ export const sqlInputSchemas = { sql_read_query: readQuerySchema, sql_run_query:
 
 const NOT_LOADED = 'the SQL page has not finished loading the project and its saved SQL';
 
-/** One statement as `sql_run_query` answers it: rows cut to the first 200 (SQL-4). */
+/**
+ * One statement as `sql_run_query` answers it: rows as arrays aligned with `fields` (SQL-7), cut
+ * to the first 200 (SQL-4); `totalRows` is the full count, also when the engine cut first (SQL-9).
+ */
 function statement(result: SqlStatementResultLike) {
-  const { items, truncated } = head(result.rows, MAX_SQL_ROWS);
+  const { items } = head(result.rows, MAX_SQL_ROWS);
+  const totalRows = Math.max(result.totalRows ?? 0, result.rows.length);
   return {
     fields: jsonSafe(result.fields),
     rows: jsonSafe(items),
     affectedRows: result.affectedRows ?? 0,
-    totalRows: result.rows.length,
-    truncated,
+    totalRows,
+    truncated: totalRows > items.length,
   };
 }
 
@@ -45,6 +49,33 @@ function sqlFailure(error: SqlErrorLike): OperationFailure {
   if (typeof error.sqlState === 'string' && error.sqlState !== '') extra.sqlState = error.sqlState;
   if (typeof error.position === 'number' && Number.isFinite(error.position)) extra.position = error.position;
   return fail(ErrorCode.failed, error.message, extra);
+}
+
+/**
+ * `sql_run_query`'s answer for what the page's run function ended with.
+ * @example sqlRunAnswer({ ok: false, kind: 'timeout' }, 1000) // { ok: false, error: { code: 'timeout', … } }
+ */
+export function sqlRunAnswer(outcome: SqlRunOutcome, timeoutMs: number): OperationResult {
+  switch (outcome.kind) {
+    case 'results':
+      return ok({ results: outcome.results.map(statement), ms: outcome.ms });
+    case 'error':
+      return sqlFailure(outcome.error);
+    case 'refused': {
+      const { message, position } = outcome.error;
+      return fail(ErrorCode.invalidInput, message, typeof position === 'number' ? { position } : {});
+    }
+    case 'timeout':
+      return fail(ErrorCode.timeout, `the SQL did not finish within ${timeoutMs} ms; the DB was reset to its initial state`);
+    case 'cancelled':
+      return fail(ErrorCode.failed, 'the run was cancelled: the DB was reset to its initial state while it ran');
+    case 'aborted':
+      return fail(ErrorCode.declined, 'the caller cancelled the call: the run was stopped (when it had started, the DB was reset to its initial state)');
+    case 'busy':
+      return fail(ErrorCode.notReady, 'SQL is running or the engine is loading; call again when it ends');
+    default:
+      return fail(ErrorCode.failed, 'the SQL engine answered something unexpected');
+  }
 }
 
 /**
@@ -67,37 +98,23 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
     description: 'SQL の入力欄にある、今の SQL を返す。入力欄の SQL は変えない。',
     inputSchema: readQuerySchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    check: async () => requireLoaded(),
-    execute: async () => requireLoaded() ?? ok({ sql: adapter.getEditorSql() }),
+    prepare: async () => requireLoaded() ?? undefined,
+    execute: async () => ok({ sql: adapter.getEditorSql() }),
   });
 
   const runQuery = defineOperation({
     name: 'sql_run_query',
     description:
-      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
+      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows の 1 行は、fields と同じ順に値を並べた配列(同じ名前の列も、それぞれの値を持つ)。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。渡した SQL の全体が 1 つのトランザクションで動き、1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などのトランザクションの制御の文は書けず、含むと何も実行せずに invalid_input と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。実行中に呼び出しが取り消されたときも、実行を止めて declined を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
     inputSchema: runQuerySchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
-    check: async () => requireLoaded() ?? requireIdle(),
-    execute: async (input) => {
-      // The state may have changed while the call waited; read it again right before running.
-      const notReady = requireLoaded() ?? requireIdle();
-      if (notReady) return notReady;
+    // No dialog: prepare reads the state right before execute runs.
+    prepare: async () => requireLoaded() ?? requireIdle() ?? undefined,
+    // `call` carries the call's signal: aborting it stops the run (NAT-2).
+    execute: async (input, _ctx, call) => {
       const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-      const outcome = await adapter.run(input.sql, { timeoutMs });
-      switch (outcome.kind) {
-        case 'results':
-          return ok({ results: outcome.results.map(statement), ms: outcome.ms });
-        case 'error':
-          return sqlFailure(outcome.error);
-        case 'timeout':
-          return fail(ErrorCode.timeout, `the SQL did not finish within ${timeoutMs} ms; the DB was reset to its initial state`);
-        case 'cancelled':
-          return fail(ErrorCode.failed, 'the run was cancelled: the DB was reset to its initial state while it ran');
-        case 'busy':
-          return fail(ErrorCode.notReady, 'SQL is running or the engine is loading; call again when it ends');
-        default:
-          return fail(ErrorCode.failed, 'the SQL engine answered something unexpected');
-      }
+      const outcome = await adapter.run(input.sql, { timeoutMs, maxRows: MAX_SQL_ROWS, signal: call.signal });
+      return sqlRunAnswer(outcome, timeoutMs);
     },
   });
 

@@ -7,21 +7,29 @@
  * @module
  */
 
+import type { JsonValue } from '../values.js';
+
 /** A result column as the engine describes it. */
 export interface SqlField {
-  /** Column name (several columns may share one; `rows` then keeps the last). */
+  /** Column name; several columns may share one (a join's `id`, SQL-7): rows are arrays, so each keeps its value. */
   name: string;
   /** Postgres type OID, e.g. 23 = int4, 25 = text. */
   dataTypeID: number;
 }
 
-/** One row: column name → value as PGlite parsed it (string, number, boolean, bigint, Date, Uint8Array, JSON value, array, null). */
-export type SqlRow = Record<string, unknown>;
+/**
+ * One row: its values in the order of `fields` (SQL-7), already JSON-safe (made so in the worker
+ * by values.ts: bigint → decimal string, Date → ISO string, bytes → `\x…` hex, NaN/±Infinity → text).
+ */
+export type SqlRow = JsonValue[];
 
-/** The result of one statement of a run. `rows.length` is the statement's full row count (never cut here). */
+/** The result of one statement of a run. */
 export interface StatementResult {
   fields: SqlField[];
+  /** The first `maxRows` rows of the run (all of them without `maxRows`); cut in the worker (SQL-9). */
   rows: SqlRow[];
+  /** The statement's full row count, before the cut. */
+  totalRows: number;
   /** Rows changed by this statement alone (INSERT/UPDATE/DELETE/MERGE), 0 for anything else. */
   affectedRows: number;
   /** The command tag's verb, e.g. `SELECT`, `INSERT`, `CREATE`; absent for an empty statement. */
@@ -55,6 +63,17 @@ export interface RunMessage {
   type: 'run';
   id: number;
   sql: string;
+  /** Rows to send back per statement; the rest are only counted (SQL-9). All when absent. */
+  maxRows?: number;
+}
+
+/** Why a text was refused before anything ran (SQL-8). */
+export interface RefusedStatement {
+  message: string;
+  /** The refused statement's leading word(s), e.g. `COMMIT`. */
+  statement: string;
+  /** 1-based character offset of that statement in the text. */
+  position: number;
 }
 
 export type ToWorker = InitMessage | RunMessage;
@@ -72,6 +91,7 @@ export interface InitFailedMessage {
 
 export type RunReply =
   | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number }
-  | { type: 'result'; id: number; ok: false; error: SqlError };
+  | { type: 'result'; id: number; ok: false; error: SqlError }
+  | { type: 'result'; id: number; ok: false; refused: RefusedStatement };
 
 export type FromWorker = ReadyMessage | InitFailedMessage | RunReply;

@@ -7,9 +7,9 @@
  */
 import { systemClock, type Clock, type TimerHandle } from '../../../src/clock.js';
 import type { ReadableStore } from '../../../src/store.js';
-import type { FromWorker, InitMessage, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
+import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
 
-export type { SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
+export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
 
 /** The engine's life cycle. */
 export const SqlEngineStates = {
@@ -30,9 +30,9 @@ export type SqlEngineState = (typeof SqlEngineStates)[keyof typeof SqlEngineStat
 
 /**
  * Why the database went back to its initial state: a run passed its `timeoutMs`, `reset()` was
- * called, or the worker died.
+ * called, the worker died, or a run's `signal` was aborted while it ran.
  */
-export type SqlResetReason = 'timeout' | 'explicit' | 'crash';
+export type SqlResetReason = 'timeout' | 'explicit' | 'crash' | 'aborted';
 
 /** What `getState()` returns; a new object on each change. */
 export interface SqlEngineSnapshot {
@@ -55,22 +55,32 @@ export type SqlEngineListener = (snapshot: SqlEngineSnapshot, event: SqlEngineEv
 
 /**
  * The outcome of `run()`, discriminated by `kind`:
- * - `results`: every statement succeeded and was committed; one entry per statement, rows whole;
- *   `ms` is the engine's time for the transaction.
+ * - `results`: every statement succeeded and was committed; one entry per statement, rows cut to
+ *   `maxRows` with `totalRows`; `ms` is the engine's time for the transaction.
  * - `error`: a statement failed; every statement of the call was rolled back.
+ * - `refused`: the text holds transaction control (COMMIT, ROLLBACK, BEGIN …), which would break
+ *   the one-transaction rule (SQL-8); nothing ran.
  * - `timeout`: `timeoutMs` passed; the worker was replaced, the database is back to its initial state.
  * - `cancelled`: `reset()` or `dispose()` was called during the run; same effect as a timeout.
+ * - `aborted`: the run's `signal` was aborted. `reset` true: it was running, so the worker was
+ *   replaced as for a timeout; false: it had not started (nothing ran, nothing was reset).
  */
 export type SqlRunResult =
   | { ok: true; kind: 'results'; results: StatementResult[]; ms: number }
   | { ok: false; kind: 'error'; error: SqlError }
+  | { ok: false; kind: 'refused'; error: RefusedStatement }
   | { ok: false; kind: 'timeout'; timeoutMs: number }
-  | { ok: false; kind: 'cancelled' };
+  | { ok: false; kind: 'cancelled' }
+  | { ok: false; kind: 'aborted'; reset: boolean };
 
 /** Options of `run()`. */
 export interface SqlRunOptions {
   /** Stop the run after this many ms, counted from when the engine is loaded. No limit when absent. */
   timeoutMs?: number;
+  /** Rows kept per statement, cut in the worker so the rest never reach the page (SQL-9). All when absent. */
+  maxRows?: number;
+  /** Aborting it stops the run (NAT-2): before it starts, nothing runs; while it runs, as a timeout does. */
+  signal?: AbortSignal;
 }
 
 /** Options of the {@link SqlEngine} constructor. */
@@ -111,6 +121,8 @@ interface Assets {
 interface PendingRun {
   id: number;
   timer: TimerHandle | undefined;
+  /** Removes the run's abort listener. */
+  unlisten: (() => void) | undefined;
   resolve(result: SqlRunResult): void;
 }
 
@@ -121,8 +133,8 @@ interface PendingRun {
  * engine.subscribe((snapshot, event) => {
  *   if (event.type === 'reset') showNotice('The database was reset');
  * });
- * const result = await engine.run('create table t(a int); insert into t values (1); select * from t', { timeoutMs: 30000 });
- * if (result.kind === 'results') console.log(result.results[2].rows); // [{ a: 1 }]
+ * const result = await engine.run('create table t(a int); insert into t values (1); select * from t', { timeoutMs: 30000, maxRows: 200 });
+ * if (result.kind === 'results') console.log(result.results[2].rows); // [[1]]
  */
 export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   #engineUrl: URL;
@@ -180,21 +192,43 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
    * commit, or none does. Loads the engine first if needed; `timeoutMs` starts after loading.
    * Rejects with {@link SqlEngineBusyError} while another run is in progress, and with the load
    * error when the engine cannot load. Statements that Postgres refuses inside a transaction
-   * block (VACUUM, CREATE DATABASE …) fail with SQLSTATE 25001.
+   * block (VACUUM, CREATE DATABASE …) fail with SQLSTATE 25001; transaction control in the text
+   * is `refused` (SQL-8).
    */
   run(sql: string, options: SqlRunOptions = {}): Promise<SqlRunResult> {
     if (this.#disposed) return Promise.reject(new Error('The SQL engine was disposed.'));
     if (this.#busy) return Promise.reject(new SqlEngineBusyError());
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve({ ok: false, kind: 'aborted', reset: false });
     this.#busy = true;
     // When ready, go to `running` synchronously so the page's Run button changes in the same task.
-    if (this.#snapshot.state === 'ready') return this.#execute(sql, options.timeoutMs);
-    return this.load().then(
-      () => this.#execute(sql, options.timeoutMs),
-      (error: unknown) => {
+    if (this.#snapshot.state === 'ready') return this.#execute(sql, options);
+    return new Promise<SqlRunResult>((resolve, reject) => {
+      // Aborted while the engine loads: answer at once; the load goes on for the next run.
+      let settled = false;
+      const onAbort = () => {
+        if (settled) return;
+        settled = true;
         this.#busy = false;
-        throw error;
-      },
-    );
+        resolve({ ok: false, kind: 'aborted', reset: false });
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.load().then(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          if (settled) return;
+          settled = true;
+          resolve(this.#execute(sql, options));
+        },
+        (error: unknown) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (settled) return;
+          settled = true;
+          this.#busy = false;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   /**
@@ -335,7 +369,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     worker.postMessage(message);
   }
 
-  #execute(sql: string, timeoutMs: number | undefined): Promise<SqlRunResult> {
+  #execute(sql: string, { timeoutMs, maxRows, signal }: SqlRunOptions): Promise<SqlRunResult> {
     const worker = this.#worker;
     if (!worker) {
       this.#busy = false;
@@ -343,10 +377,18 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     }
     return new Promise<SqlRunResult>((resolve) => {
       const id = this.#nextId++;
-      const pending: PendingRun = { id, timer: undefined, resolve };
+      const pending: PendingRun = { id, timer: undefined, unlisten: undefined, resolve };
       this.#pending = pending;
       this.#setState('running');
-      this.#post(worker, { type: 'run', id, sql });
+      this.#post(worker, maxRows === undefined ? { type: 'run', id, sql } : { type: 'run', id, sql, maxRows });
+      if (signal) {
+        // The only way to stop a query is to replace the worker, as a timeout does.
+        const onAbort = () => {
+          if (this.#pending === pending) this.#restart('aborted', { ok: false, kind: 'aborted', reset: true });
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        pending.unlisten = () => signal.removeEventListener('abort', onAbort);
+      }
       if (timeoutMs !== undefined) {
         pending.timer = this.#clock.setTimeout(() => {
           if (this.#pending === pending) this.#restart('timeout', { ok: false, kind: 'timeout', timeoutMs });
@@ -360,11 +402,9 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     if (!pending || pending.id !== reply.id) return;
     this.#finish(pending);
     this.#setState('ready');
-    pending.resolve(
-      reply.ok
-        ? { ok: true, kind: 'results', results: reply.results, ms: reply.ms }
-        : { ok: false, kind: 'error', error: reply.error },
-    );
+    if (reply.ok) pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms });
+    else if ('refused' in reply) pending.resolve({ ok: false, kind: 'refused', error: reply.refused });
+    else pending.resolve({ ok: false, kind: 'error', error: reply.error });
   }
 
   #onCrash(detail: string): void {
@@ -378,6 +418,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   /** Clears the pending run's timer and the busy flag; the caller resolves it. */
   #finish(pending: PendingRun): void {
     if (pending.timer !== undefined) this.#clock.clearTimeout(pending.timer);
+    pending.unlisten?.();
     this.#pending = undefined;
     this.#busy = false;
   }

@@ -7,7 +7,9 @@
  * @module
  */
 import { PGlite, type Results } from '@electric-sql/pglite';
-import type { FromWorker, InitMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { toJsonRow } from '../values.js';
+import type { FromWorker, InitMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { findTransactionControl } from './transaction-control.js';
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
@@ -23,7 +25,7 @@ scope.addEventListener('message', (event) => {
   if (message.type === 'init') {
     database ??= start(message);
   } else if (message.type === 'run') {
-    void run(message.id, message.sql);
+    void run(message);
   }
 });
 
@@ -45,21 +47,35 @@ async function start(init: InitMessage): Promise<PGlite> {
   }
 }
 
-async function run(id: number, sql: string): Promise<void> {
+async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
   if (!database) {
     scope.postMessage({ type: 'result', id, ok: false, error: { message: 'The SQL engine was not initialised.' } });
     return;
   }
   try {
     const db = await database;
+    // SQL-8: a COMMIT, ROLLBACK, BEGIN … in the text would end the run's transaction early, so
+    // part of a failing run would stick. Refuse such a text before running any of it. How '…'
+    // strings are read depends on the session's setting, which an earlier run may have changed.
+    const scs = await db.query<{ scs: string }>("select current_setting('standard_conforming_strings') as scs");
+    const control = findTransactionControl(sql, { standardConformingStrings: scs.rows[0]?.scs !== 'off' });
+    if (control) {
+      const message =
+        `${control.statement} at position ${control.position} was refused and nothing ran: every run is one transaction, ` +
+        'committed when all its statements succeed and rolled back when one fails, so the text cannot contain ' +
+        'BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE or PREPARE TRANSACTION.';
+      scope.postMessage({ type: 'result', id, ok: false, refused: { message, ...control } });
+      return;
+    }
     const started = performance.now();
     // One transaction for the whole text: PGlite's transaction() sends BEGIN, our text as one
     // simple-protocol query (so an error's position is relative to our text), then COMMIT, or
     // ROLLBACK when any statement fails, so a failing last statement leaves no trace of the others.
-    const raw = await db.transaction((tx) => tx.exec(sql));
+    // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
+    const raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
     const ms = performance.now() - started;
     try {
-      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw), ms });
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms });
     } catch (error) {
       // A value the structured clone cannot copy; the transaction is committed all the same.
       scope.postMessage({ type: 'result', id, ok: false, error: { message: `The result could not be sent: ${messageOf(error)}` } });
@@ -69,14 +85,21 @@ async function run(id: number, sql: string): Promise<void> {
   }
 }
 
-/** PGlite's `affectedRows` is a running total over the statements of one exec; undo that. */
-function perStatement(raw: Results[]): StatementResult[] {
+/**
+ * One result per statement: rows cut to `maxRows` and made JSON-safe here, so a statement with
+ * millions of rows sends only the kept ones to the page and the page converts nothing (SQL-9).
+ * PGlite's `affectedRows` is a running total over the statements of one exec; undone here.
+ */
+function perStatement(raw: Results[], maxRows: number | undefined): StatementResult[] {
   let before = 0;
   return raw.map((result) => {
     const total = result.affectedRows ?? before;
+    const all = result.rows as unknown[][];
+    const kept = maxRows === undefined || all.length <= maxRows ? all : all.slice(0, maxRows);
     const statement: StatementResult = {
       fields: result.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })),
-      rows: result.rows as Record<string, unknown>[],
+      rows: kept.map(toJsonRow),
+      totalRows: all.length,
       affectedRows: Math.max(0, total - before),
     };
     if (result.command) statement.command = result.command;

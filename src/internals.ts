@@ -1,0 +1,24 @@
+/**
+ * `ai-ops/internals`: the runtime's building blocks, for tests, other element sets and tooling —
+ * not for pages (they use `ai-ops`). No compatibility promise: these change with the runtime.
+ * @example
+ * import { createPermissionStore, systemClock } from 'ai-ops/internals';
+ * const permission = createPermissionStore({ tool: 'notes', storage: localStorage, clock: systemClock });
+ * @module
+ */
+export { createToolSession } from './tool-session.js';
+export { createPermissionStore, permissionKey, parseStoredPermission, PERMISSION_TTL_MS } from './permission-store.js';
+export type { PermissionStore, PermissionState, StoredPermission } from './permission-store.js';
+export { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from './confirmation-queue.js';
+export type { ConfirmationAnswer, ConfirmationRequestInit } from './confirmation-queue.js';
+export { createOperationLog, statusOf, LOG_LIMIT } from './operation-log.js';
+export { createDomScriptLoader } from './script-loader.js';
+export type { ScriptLoader } from './script-loader.js';
+export { installToolsChangedShim, toCallToolResult } from './model-context.js';
+export { createRelayConnector } from './relay-connection.js';
+export type { CallToolResult, ModelContextLike, ModelContextTool } from './model-context.js';
+export { systemClock } from './clock.js';
+export { isValidName } from './definition.js';
+export { serialize } from './result.js';
+// The call path itself is loaded on demand by the sessions: import it from 'ai-ops/call'.
+export type { CallHooks, CallOptions, CompiledOperation, CallOutcome } from './call.js';

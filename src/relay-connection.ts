@@ -1,0 +1,260 @@
+/**
+ * The relay widget of one page (SW-7, RELAY-5, SAFE-5, SAFE-6): `@mcp-b/webmcp-local-relay`
+ * 2.2.0's embed.js inserts a hidden iframe whose document opens `ws://127.0.0.1:<port>`.
+ *
+ * Facts this class answers (PLATFORM-NOTES):
+ * - a relay started after the page is only found when the widget is re-created (RELAY-5);
+ * - Chromium delays every new WebSocket of a page by 1–5 s once that page's process has seen about
+ *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
+ *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
+ *   answers HTTP on the relay port: no failed WebSocket, and a relay started later is reached at once;
+ * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
+ *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
+ *   here re-checks that the connection is still wanted, and a widget that appears while it is not is
+ *   removed as soon as its script settles (SAFE-5);
+ * - a relay on the page's relay port that was started for another origin (`--widget-origin`)
+ *   accepts the widget's WebSocket and closes it; the widget then retries that port every ~0.5 s and
+ *   never reaches a relay of this origin on another port (measured with relay 2.2.0: a relay on 9333
+ *   for another origin, ours on 9334, not found in 30 s; the code before this class did the same).
+ * @module
+ */
+import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
+
+/** Where the vendor files are and which relay port the widget tries first. */
+export interface RelayOptions {
+  /** URL of the folder holding `mcp-b-global.js` and `relay/embed.js`; default `/ai-ops/vendor/`. */
+  assetsBase?: string;
+  /** The relay's port (`data-relay-port`); default 9333. */
+  relayPort?: number;
+}
+
+/** The relay widget as the runtime and the log element use it. */
+export interface RelayConnector {
+  /** Adds the relay widget if it is not there (rejects when embed.js fails or takes over 15 s). */
+  connect(): Promise<void>;
+  /** Removes the widget (its WebSocket closes) and adds a new one (RELAY-5). */
+  reconnect(): Promise<void>;
+  /** Removes the widget: no connection to the relay while every switch is off (SW-7, SAFE-5). */
+  disconnect(): void;
+  /** True once the widget asked for the tool list since it was last (re)created: it reached a relay. */
+  isConnected(): boolean;
+  /**
+   * `probe` discovery: when no relay answered yet and something answers HTTP on the relay port,
+   * tells the widget to connect (a widget told before that reached nothing is re-created). Resolves
+   * true when it told it. Does nothing in `widget` discovery.
+   */
+  discover(): Promise<boolean>;
+}
+
+/** Options of {@link RelayConnection}. */
+export interface RelayConnectionOptions extends RelayOptions {
+  loader: ScriptLoader;
+  window?: Window;
+  clock?: Clock;
+  /**
+   * `widget` (default): the widget searches for a relay as soon as it is added, and keeps searching.
+   * `probe`: the widget is added idle; {@link RelayConnection.discover} starts it once the relay port answers.
+   */
+  discovery?: 'widget' | 'probe';
+}
+
+const WIDGET_SELECTOR = '[data-webmcp-relay]';
+/** A widget told to connect ignores another request; it is not asked again for this long. */
+const TOLD_AGAIN_AFTER_MS = 10_000;
+/** How long to wait for the widget's document before probing anyway. */
+const WIDGET_LOAD_MS = 10_000;
+const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * The relay connection of one page. Nothing is loaded until {@link connect}.
+ * @example
+ * const relay = new RelayConnection({ loader: createDomScriptLoader(), relayPort: 9333 });
+ * await relay.connect();
+ * relay.disconnect(); // every switch off
+ * relay.dispose();    // the runtime goes away
+ */
+export class RelayConnection implements RelayConnector {
+  readonly #win: Window;
+  readonly #doc: Document;
+  readonly #clock: Clock;
+  readonly #loader: ScriptLoader;
+  readonly #embedSrc: string;
+  readonly #port: string;
+  readonly #probing: boolean;
+  /** Whether a widget should exist; every asynchronous step re-checks it. */
+  #wanted = false;
+  /** Bumped on every disconnect: a step begun before it does nothing after it. */
+  #epoch = 0;
+  #connected = false;
+  #disposed = false;
+  /** The embed.js load in flight (the script may still run after a timeout or a disconnect). */
+  #embedding: Promise<unknown> | null = null;
+  /** The widget last told to connect, and when: once told, it ignores another request. */
+  #told: Element | null = null;
+  #toldAt = 0;
+  /** The widget a discovery is running for. */
+  #discovering: Element | null = null;
+  /** Cancels the discovery's waits and its probe request. */
+  #discovery = new AbortController();
+
+  /** The widget asks the page for its tools right after it reached a relay: the only sign of a live connection. */
+  readonly #onMessage = (event: MessageEvent) => {
+    const data = event.data as { type?: unknown } | null;
+    if (this.#wanted && event.origin === this.#win.location.origin && data?.type === 'webmcp.tools.list.request') this.#connected = true;
+  };
+
+  constructor(options: RelayConnectionOptions) {
+    this.#win = options.window ?? window;
+    this.#doc = this.#win.document;
+    this.#clock = options.clock ?? systemClock;
+    this.#loader = options.loader;
+    this.#embedSrc = new URL('relay/embed.js', new URL(options.assetsBase ?? '/ai-ops/vendor/', this.#doc.baseURI)).href;
+    this.#port = String(options.relayPort ?? 9333);
+    this.#probing = options.discovery === 'probe';
+    this.#win.addEventListener('message', this.#onMessage);
+  }
+
+  isConnected(): boolean {
+    return this.#connected;
+  }
+
+  async connect(): Promise<void> {
+    if (this.#disposed) return;
+    this.#wanted = true;
+    const epoch = this.#epoch;
+    if (!this.#doc.querySelector(WIDGET_SELECTOR)) await this.#addWidget();
+    if (this.#current(epoch)) void this.discover();
+  }
+
+  async reconnect(): Promise<void> {
+    this.disconnect();
+    await this.connect();
+  }
+
+  disconnect(): void {
+    this.#wanted = false;
+    this.#epoch++;
+    this.#discovery.abort();
+    this.#discovery = new AbortController();
+    this.#removeWidget();
+  }
+
+  /** Disconnects for good and removes the page listener this connection added. */
+  dispose(): void {
+    this.disconnect();
+    this.#disposed = true;
+    this.#win.removeEventListener('message', this.#onMessage);
+  }
+
+  async discover(): Promise<boolean> {
+    const current = this.#doc.querySelector<HTMLIFrameElement>(WIDGET_SELECTOR);
+    if (!this.#probing || !this.#wanted || this.#connected || !current || current === this.#discovering) return false;
+    if (current === this.#told && this.#clock.now() - this.#toldAt < TOLD_AGAIN_AFTER_MS) return false;
+    const epoch = this.#epoch;
+    const { signal } = this.#discovery;
+    this.#discovering = current;
+    try {
+      let frame = await this.#ready(current, signal);
+      if (!frame || !(await this.#probe(frame, signal)) || !frame.isConnected || this.#connected || !this.#current(epoch)) return false;
+      if (frame === this.#told) {
+        this.#removeWidget();
+        await this.#addWidget();
+        if (!this.#current(epoch)) return false;
+        frame = await this.#ready(this.#doc.querySelector(WIDGET_SELECTOR), signal);
+        if (!frame || !this.#current(epoch)) return false;
+      }
+      frame.contentWindow?.postMessage({ type: 'webmcp.connect' }, new URL(frame.src).origin);
+      this.#told = frame;
+      this.#toldAt = this.#clock.now();
+      return true;
+    } finally {
+      if (this.#discovering === current) this.#discovering = null;
+    }
+  }
+
+  /** True while the connection is wanted and no disconnect happened since `epoch` was read. */
+  #current(epoch: number) {
+    return this.#wanted && epoch === this.#epoch;
+  }
+
+  async #addWidget() {
+    const attributes: Record<string, string> = { 'data-relay-port': this.#port, 'data-ai-ops-relay': '' };
+    if (this.#probing) attributes['data-auto-connect'] = 'false';
+    // One embed.js at a time: a connect while one loads waits for it rather than adding a second.
+    const loading = (this.#embedding ??= this.#loader.load(this.#embedSrc, attributes).finally(() => {
+      this.#embedding = null;
+      // SAFE-5: a script that ran after the switch went off (or after the bound) leaves nothing.
+      if (!this.#wanted) this.#removeWidget();
+    }));
+    await within(loading, this.#clock, SCRIPT_LOAD_TIMEOUT_MS, this.#embedSrc);
+  }
+
+  #removeWidget() {
+    for (const element of this.#doc.querySelectorAll(`${WIDGET_SELECTOR}, script[data-ai-ops-relay]`)) element.remove();
+    this.#connected = false;
+  }
+
+  /** The widget once its document ran (its message listener is there), unless it went away or a relay answered. */
+  async #ready(frame: HTMLIFrameElement | null, signal: AbortSignal) {
+    if (frame) await this.#loaded(frame, signal);
+    return frame?.isConnected && !this.#connected && !signal.aborted ? frame : null;
+  }
+
+  /** Resolves once the widget's document ran, after 10 s, or when discovery is cancelled. */
+  #loaded(frame: HTMLIFrameElement, signal: AbortSignal) {
+    return new Promise<void>((resolve) => {
+      let ready = false;
+      try {
+        ready = frame.contentDocument?.readyState === 'complete' && frame.contentWindow?.location.href !== 'about:blank';
+      } catch {
+        // another origin: wait for its load event
+      }
+      if (ready || signal.aborted) return resolve();
+      let timer: TimerHandle = null;
+      const done = () => {
+        this.#clock.clearTimeout(timer);
+        frame.removeEventListener('load', done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      frame.addEventListener('load', done, { once: true });
+      signal.addEventListener('abort', done, { once: true });
+      timer = this.#clock.setTimeout(done, WIDGET_LOAD_MS);
+    });
+  }
+
+  /**
+   * Anything listening answers (the relay's WebSocket server says 426); a closed port rejects. A
+   * failed fetch does not count towards the WebSocket throttle. Sent from the widget's document:
+   * the page's CSP may allow only ws: to the relay, and the widget frame carries the local-network
+   * permissions the page delegates to it. Cancelled by a disconnect.
+   */
+  #probe(frame: HTMLIFrameElement, signal: AbortSignal) {
+    let context: Window = this.#win;
+    try {
+      if (frame.contentWindow?.fetch) context = frame.contentWindow;
+    } catch {
+      // another origin: probe from the page
+    }
+    const timeout = new AbortController();
+    const timer = this.#clock.setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
+    const onAbort = () => timeout.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    return context
+      .fetch(`http://127.0.0.1:${this.#port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: timeout.signal })
+      .then(() => !signal.aborted, () => false)
+      .finally(() => {
+        this.#clock.clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      });
+  }
+}
+
+/**
+ * Creates the relay connection of a page (kept for callers of the earlier factory).
+ * @example const relay = createRelayConnector({ loader: createDomScriptLoader(), relayPort: 9333 });
+ */
+export function createRelayConnector(options: RelayConnectionOptions): RelayConnection {
+  return new RelayConnection(options);
+}

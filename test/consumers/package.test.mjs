@@ -1,0 +1,272 @@
+// PKG-1..PKG-4 from outside the repository: the `npm pack` tarball installed in fresh projects in a
+// temp folder, used by (a) a plain HTML page in Chromium, (b) a React 19 app type-checked under
+// `strict` and built with esbuild, and (c) the relay command started from the project's folder
+// exactly as the README's MCP config says, with a real MCP client. Slow parts (pack ≈ 10 s, two
+// installs from the npm cache ≈ 5 s each) run once, in `before`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames } from '../e2e/harness.mjs';
+import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer } from './consumer.mjs';
+import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
+
+const run = promisify(execFile);
+const repoPackage = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
+
+/** The README's MCP server entry for ai-ops (section "Connect an agent", the first JSON block). */
+async function readmeRelayConfig() {
+  const readme = await readFile(join(repo, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Connect an agent'));
+  const json = /```json\n([\s\S]*?)```/.exec(section)[1];
+  return JSON.parse(json).mcpServers['ai-ops'];
+}
+
+let work, tarball, plain, react, browser;
+const timings = {};
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ai-ops-pack-'));
+  let started = Date.now();
+  tarball = await packTarball(work);
+  timings.packMs = Date.now() - started;
+  plain = await createConsumer({ tarball, fixture: 'plain' });
+  react = await createConsumer({
+    tarball, fixture: 'react',
+    extra: ['react', 'react-dom', '@types/react', '@types/react-dom', 'typescript', 'esbuild'].map(pinned),
+  });
+  started = Date.now();
+  browser = await launchBrowser();
+  timings.browserMs = Date.now() - started;
+});
+
+after(async () => {
+  await browser?.close();
+  for (const dir of [plain?.dir, react?.dir, work]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('[PKG-1] the tarball installs into a fresh project with none of this repository\'s devDependencies', async (t) => {
+  t.diagnostic(`npm run build + npm pack ${timings.packMs} ms; install (a) ${plain.installMs} ms, (b) ${react.installMs} ms`);
+  const installed = await installedPackages(plain.dir);
+  assert.ok(installed.includes('ai-ops'));
+  // The relay brings its own MCP SDK, and @lit/react brings React's types: those two are the
+  // package's dependencies' dependencies, not leaked devDependencies.
+  const viaDependencies = new Set(['@modelcontextprotocol/sdk', '@types/react']);
+  const leaked = Object.keys(repoPackage.devDependencies).filter((name) => !viaDependencies.has(name) && installed.includes(name));
+  assert.deepEqual(leaked, []);
+  const manifest = JSON.parse(await readFile(join(plain.dir, 'node_modules/ai-ops/package.json'), 'utf8'));
+  assert.equal(manifest.private, undefined);
+  assert.equal(manifest.license, 'MIT');
+  assert.ok(existsSync(join(plain.dir, 'node_modules/ai-ops/LICENSE')));
+  assert.ok(existsSync(join(plain.dir, 'node_modules/ai-ops', manifest.customElements)), 'custom-elements.json is shipped');
+  assert.ok(!existsSync(join(plain.dir, 'node_modules/ai-ops/dist/site/sql')), 'no playground page in the package');
+});
+
+test('[PKG-3] every import path the docs use, and every exports entry, resolves to a file of the installed package, with its types', async () => {
+  const specifiers = new Set((await documentedSpecifiers()).keys());
+  for (const subpath of Object.keys(repoExports.exports)) {
+    if (!subpath.includes('*')) specifiers.add(subpath === '.' ? 'ai-ops' : `ai-ops/${subpath.slice(2)}`);
+  }
+  // Node's own resolver, run inside the consumer project (the `import` condition).
+  const script = `for (const s of JSON.parse(process.argv[1])) console.log(JSON.stringify([s, import.meta.resolve(s)]))`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([...specifiers])], { cwd: plain.dir });
+  const problems = [];
+  for (const line of stdout.trim().split('\n')) {
+    const [specifier, url] = JSON.parse(line);
+    const file = new URL(url).pathname;
+    if (!file.startsWith(join(plain.dir, 'node_modules/ai-ops/'))) problems.push(`${specifier} -> ${file}`);
+    else if (!existsSync(file)) problems.push(`${specifier} -> ${file} (missing)`);
+    else if (file.endsWith('.js') && file.includes('/dist/lib/') && !existsSync(file.replace(/\.js$/, '.d.ts'))) problems.push(`${specifier}: no .d.ts`);
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(specifiers.has('ai-ops/elements/define.js') && specifiers.has('ai-ops/elements/strings-en.js'));
+});
+
+test('[PKG-1] [PKG-4] (a) a plain HTML page loads the bundle and vendor files from node_modules/ai-ops: while off no vendor file and no log or dialog code; on, both', async (t) => {
+  const server = await serveConsumer(plain.dir);
+  const page = await browser.context.newPage();
+  const loaded = [];
+  page.on('response', async (response) => {
+    const { pathname } = new URL(response.url());
+    if (!pathname.startsWith('/ai-ops/')) return;
+    loaded.push({ path: pathname, gzip: gzipSync(await response.body(), { level: 9 }).length });
+  });
+  try {
+    await page.goto(`${server.origin}/?relayPort=9`);
+    await page.locator('ai-ops-switch[tool="notes"] input[role="switch"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    const off = [...loaded];
+    const offBytes = off.reduce((sum, file) => sum + file.gzip, 0);
+    t.diagnostic(`switch off: ${off.length} files of ai-ops and Lit, ${(offBytes / 1024).toFixed(1)} KB min+gzip -9: ${off.map((f) => `${f.path.split('/').pop()} ${f.gzip}`).join(', ')}`);
+    assert.ok(off.some((f) => f.path === '/ai-ops/ai-ops.js'), 'the bundle came from the installed package');
+    assert.deepEqual(off.filter((f) => /\/vendor\/|ai-ops-(log|confirm)-/.test(f.path)).map((f) => f.path), []);
+    assert.equal(await page.evaluate(() => customElements.get('ai-ops-log') === undefined), true);
+
+    await clickSwitch(page, 'notes');
+    await page.waitForFunction(() => 'modelContextTesting' in navigator && customElements.get('ai-ops-log') !== undefined);
+    await waitFor(() => loaded.some((f) => f.path.endsWith('/vendor/relay/embed.js')), 10_000, 'the relay embed');
+    const on = loaded.slice(off.length).map((f) => f.path.replace(/-[A-Z0-9]{8}\.js$/, '.js'));
+    for (const expected of ['/ai-ops/vendor/mcp-b-global.js', '/ai-ops/vendor/relay/embed.js', '/ai-ops/ai-ops-chunks/ai-ops-log.js', '/ai-ops/ai-ops-chunks/ai-ops-confirm.js']) {
+      assert.ok(on.includes(expected), `${expected} loads with the switch-on`);
+    }
+    const result = await page.evaluate(() => navigator.modelContextTesting.executeTool('notes_read', '{}'));
+    assert.deepEqual(JSON.parse(JSON.parse(result).content[0].text), { text: '買い物: 牛乳、卵', ok: true });
+    await page.locator('ai-ops-log[tool="notes"] [role="log"]').waitFor({ state: 'attached' });
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('[PKG-1] [PKG-2] (c) the relay started from the project folder as the README says lists the page\'s operations after its switch is clicked', async () => {
+  const server = await serveConsumer(plain.dir);
+  const port = await freePort();
+  const { command, args } = await readmeRelayConfig();
+  assert.equal(command, 'npx');
+  assert.ok(args.includes('--no-install'), 'the README\'s command never installs a package');
+  const origin = args.indexOf('--widget-origin');
+  const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
+  const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: plain.dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
+  const page = await browser.context.newPage();
+  try {
+    await client.connect(transport);
+    await page.goto(`${server.origin}/?relayPort=${port}`);
+    await page.locator('ai-ops-switch[tool="notes"] input[role="switch"]').waitFor();
+    assert.deepEqual(await relayedNames(client), []);
+    await clickSwitch(page, 'notes');
+    const names = await waitFor(async () => {
+      const listed = await relayedNames(client);
+      return listed.length === 2 && listed;
+    }, 30_000, 'the notes operations through the relay');
+    assert.deepEqual(names, ['notes_clear', 'notes_read']);
+    const read = await client.callTool({ name: 'notes_read', arguments: {} });
+    assert.equal(read.isError, undefined);
+    assert.deepEqual(JSON.parse(read.content[0].text), { text: '買い物: 牛乳、卵', ok: true });
+    const wrong = await client.callTool({ name: 'notes_read', arguments: { extra: 1 } });
+    assert.equal(wrong.isError, true);
+    assert.equal(JSON.parse(wrong.content[0].text).error.code, 'invalid_input');
+  } finally {
+    await page.close();
+    await client.close().catch(() => {});
+    await server.close();
+    await rm(home, { recursive: true, force: true });
+  }
+  // Nothing of the relay outlives its client (npx passes the closed stdin on).
+  await waitFor(async () => (await freePort(port, port).catch(() => null)) === port, 10_000, `relay port ${port} to be free again`);
+});
+
+test('[PKG-1] [PKG-3] (b) a React 19 app importing ai-ops/react and ai-ops/tools/slides, with a raw <ai-ops-switch> in TSX, type-checks under strict and builds with esbuild', async () => {
+  const bin = (name) => join(react.dir, 'node_modules/.bin', name);
+  const typecheck = await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: react.dir }).catch((error) => error);
+  assert.equal(typecheck.code ?? 0, 0, `tsc --noEmit failed:\n${typecheck.stdout ?? ''}${typecheck.stderr ?? ''}`);
+  // The check is real: a number for `tool` on the raw tag is refused.
+  const wrong = await run(bin('tsc'), ['--noEmit', '--strict', '--jsx', 'react-jsx', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', 'bad.tsx'], { cwd: react.dir }).catch((error) => error);
+  assert.notEqual(wrong.code ?? 0, 0);
+  assert.match(wrong.stdout, /bad\.tsx.*Type 'number' is not assignable to type 'string'/);
+
+  await run(bin('esbuild'), ['app.tsx', '--bundle', '--format=esm', '--minify', '--outfile=app.js', '--define:process.env.NODE_ENV="production"'], { cwd: react.dir });
+  const server = await serveConsumer(react.dir);
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    await page.goto(`${server.origin}/`);
+    await page.locator('ai-ops-switch[tool="slides"]:not([hidden]) input[role="switch"]').first().waitFor();
+    assert.equal(await page.locator('h1').textContent(), 'Demo deck');
+    assert.equal(await page.locator('#status').textContent(), 'off');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+/**
+ * A registry on 127.0.0.1 that knows one package, `ai-ops-relay` (as if someone had published that
+ * name), and records every request.
+ */
+async function squattedRegistry() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url);
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    if (req.url === '/ai-ops-relay') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({
+        name: 'ai-ops-relay', 'dist-tags': { latest: '9.9.9' },
+        versions: { '9.9.9': { name: 'ai-ops-relay', version: '9.9.9', bin: { 'ai-ops-relay': 'index.js' }, dist: { tarball: `${origin}/ai-ops-relay/-/ai-ops-relay-9.9.9.tgz` } } },
+      }));
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${server.address().port}/`, requests, close: () => new Promise((done) => server.close(done)) };
+}
+
+/** Runs the README's relay command in `cwd` with `--help`, against `registry`, with no terminal. */
+async function runReadmeCommand(cwd, registry) {
+  const { command, args } = await readmeRelayConfig();
+  const home = await mkdtemp(join(tmpdir(), 'ai-ops-npx-home-'));
+  try {
+    const child = spawn(command, [...args, '--help'], {
+      cwd, stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: home, npm_config_registry: registry, npm_config_update_notifier: 'false' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // Answers "y" if it ever asks to install (it must not ask).
+    child.stdin.end('y\n');
+    const code = await new Promise((done) => child.on('close', done));
+    // npx makes an empty folder per command it resolves; an installed package would be inside it.
+    const npxFiles = existsSync(join(home, '.npm/_npx')) ? (await readdir(join(home, '.npm/_npx'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name) : [];
+    return { code, stdout, stderr, npxFiles };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+test('[PKG-2] the README\'s relay command runs the installed package without asking the registry, and elsewhere fails clearly without fetching a package of that name', async () => {
+  const registry = await squattedRegistry();
+  const elsewhere = await mkdtemp(join(tmpdir(), 'ai-ops-not-installed-'));
+  try {
+    const installed = await runReadmeCommand(plain.dir, registry.url);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stderr, /--widget-origin/, 'the relay printed its help (on stderr, stdout being MCP\'s)');
+    assert.deepEqual(registry.requests, [], 'the installed command needs no registry');
+
+    const missing = await runReadmeCommand(elsewhere, registry.url);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /npx canceled due to missing packages[\s\S]*ai-ops-relay/);
+    assert.equal(missing.stdout, '', 'nothing of the squatted package ran');
+    assert.deepEqual(registry.requests.filter((url) => url.endsWith('.tgz')), [], 'no package was downloaded');
+    assert.deepEqual(missing.npxFiles, [], 'nothing was installed into the npx cache');
+
+    // The same folder with the registry not knowing the name: npm's "could not be found".
+    const unknown = await runReadmeCommand(elsewhere, 'http://127.0.0.1:9/');
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /ai-ops-relay/);
+
+    // The README's alternative names the file: Node says which one is missing.
+    const byPath = await run(process.execPath, [join(elsewhere, 'node_modules/ai-ops/bin/ai-ops-relay.mjs'), '--help']).catch((error) => error);
+    assert.notEqual(byPath.code ?? 0, 0);
+    assert.match(byPath.stderr, /Cannot find module '.*node_modules\/ai-ops\/bin\/ai-ops-relay\.mjs'/);
+    const { stderr } = await run(process.execPath, [join(plain.dir, 'node_modules/ai-ops/bin/ai-ops-relay.mjs'), '--help']);
+    assert.match(stderr, /--widget-origin/);
+  } finally {
+    await registry.close();
+    await rm(elsewhere, { recursive: true, force: true });
+  }
+});

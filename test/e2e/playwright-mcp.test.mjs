@@ -1,0 +1,202 @@
+// AGENT-1, AGENT-2, NAT-1, NAT-4: Playwright MCP (@playwright/mcp, the MCP server agents use to
+// drive a browser) as the agent's browser, all real: an MCP SDK client starts it over stdio on
+// Debian's Chromium with its own WebMCP on, and drives the seven demo pages the way an agent does —
+// browser_navigate, browser_click on refs from the page snapshot, and the page's operations as the
+// `webmcp_<name>` tools Playwright MCP derives from the browser's own tool list. Playwright MCP
+// always runs its own Chromium with the flag, whatever AI_OPS_BROWSER_MODE says (the browser's own
+// WebMCP is what it reads). Build first: `node esbuild.config.mjs`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startDemo, waitFor, root, OPERATIONS, BROWSER_MODES } from './harness.mjs';
+
+/** The seven pages, the query each opens with, and one read each. */
+const PAGES = [
+  { tool: 'sql', query: '?id=pmcp', read: 'sql_read_query' },
+  { tool: 'slides', query: '', read: 'slides_read' },
+  { tool: 'excalidraw', query: '', read: 'excalidraw_read' },
+  { tool: 'drawio', query: '', read: 'drawio_read' },
+  { tool: 'node', query: '?id=pmcp', read: 'node_list_files' },
+  { tool: 'go', query: '?id=pmcp', read: 'go_list_files' },
+  { tool: 'sample', query: '', read: 'sample_read_note' },
+];
+const OPS = { ...OPERATIONS, sample: ['sample_clear_note', 'sample_read_note', 'sample_wait'] };
+/** DEF-4: the operations that carry consequentialHint, and those that carry readOnlyHint. */
+const CONSEQUENTIAL = ['drawio_write', 'excalidraw_clear', 'go_delete_file', 'go_run', 'go_test', 'node_delete_file', 'node_run_command', 'sql_run_query'];
+/** The sample page (not one of the six tools) has its own: sample_clear_note is consequential, sample_read_note a read. */
+const SAMPLE_CONSEQUENTIAL = ['sample_clear_note'];
+const SAMPLE_READ_ONLY = ['sample_read_note'];
+const READ_ONLY = ['drawio_read', 'excalidraw_read', 'go_list_files', 'go_read_file', 'node_list_files', 'node_read_file', 'slides_read', 'sql_read_query'];
+
+let demo, dir, client;
+
+before(async () => {
+  demo = await startDemo();
+  // Playwright MCP writes its snapshots to .playwright-mcp/ under its working directory.
+  dir = await mkdtemp(join(tmpdir(), 'ai-ops-playwright-mcp-'));
+  const config = {
+    browser: {
+      browserName: 'chromium',
+      isolated: true,
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+        headless: true,
+        chromiumSandbox: false,
+        args: ['--no-sandbox', '--disable-gpu', ...BROWSER_MODES.webmcp],
+      },
+    },
+  };
+  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, 'node_modules/@playwright/mcp/cli.js'), '--config', join(dir, 'config.json')],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir },
+    stderr: 'pipe',
+  });
+  client = new Client({ name: 'ai-ops-e2e-agent', version: '1.0.0' });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await demo?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Calls one of Playwright MCP's tools; answers its text and isError. */
+async function act(name, args = {}, timeout = 120_000) {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  return { text: result.content.map((c) => c.text ?? '').join('\n'), isError: result.isError === true };
+}
+
+/** The page snapshot an action's answer links to (`.playwright-mcp/*.yml`), or a fresh one. */
+async function snapshot(answer) {
+  const file = /\]\((\.playwright-mcp\/[^)]+\.yml)\)/.exec(answer?.text ?? '')?.[1];
+  if (file) return readFile(join(dir, file), 'utf8');
+  const fresh = await act('browser_snapshot');
+  const linked = /\]\((\.playwright-mcp\/[^)]+\.yml)\)/.exec(fresh.text)?.[1];
+  return linked ? readFile(join(dir, linked), 'utf8') : fresh.text;
+}
+
+/** The ref of the first snapshot line matching `pattern`, e.g. `switch "AI からの操作"`. */
+function refIn(text, pattern) {
+  const line = text.split('\n').find((l) => pattern.test(l));
+  return line ? /\[ref=([^\]]+)\]/.exec(line)?.[1] ?? null : null;
+}
+
+/** Waits until the current page's snapshot shows `pattern`; answers its ref. */
+async function findRef(pattern, what, ms = 60_000) {
+  return waitFor(async () => refIn(await snapshot(), pattern), ms, what);
+}
+
+/** The `webmcp_*` tools Playwright MCP lists now (it refreshes them after each action). */
+async function pageTools() {
+  const { tools } = await client.listTools();
+  return tools.filter((t) => t.name.startsWith('webmcp_'));
+}
+
+/** Waits until the listed page tools are exactly `names` (operation names, without the prefix). */
+async function toolsBecome(names, what) {
+  return waitFor(async () => {
+    await act('browser_snapshot'); // an action, so the list is refreshed
+    const tools = await pageTools();
+    const listed = tools.map((t) => t.name.replace(/^webmcp_/, '')).sort();
+    return JSON.stringify(listed) === JSON.stringify([...names].sort()) && tools;
+  }, 60_000, what);
+}
+
+/**
+ * Parses what Playwright MCP shows for a page tool's result: its text says what it called, then the
+ * CallToolResult the page returned as JSON; answers that and the envelope inside.
+ */
+function pageResult(answer) {
+  // The JSON block runs up to the next `### ` section (Page, Snapshot, Events), when there is one.
+  const start = answer.text.indexOf('{');
+  const next = answer.text.indexOf('\n### ', start);
+  const json = answer.text.slice(start, next < 0 ? undefined : next);
+  let result;
+  try {
+    result = JSON.parse(json);
+  } catch {
+    throw new Error(`not a page tool result: ${answer.text}`);
+  }
+  return { result, env: JSON.parse(result.content[0].text) };
+}
+
+const SWITCH = /switch "AI からの操作"/;
+
+/** Every operation of the six tools seen marked, across the pages (the eight and the eight). */
+const seen = { consequential: new Set(), readOnly: new Set() };
+
+for (const { tool, query, read } of PAGES) {
+  test(`[AGENT-1] [NAT-1] [NAT-4] ${tool}: listed after the switch is clicked, a read answers its envelope, a bad input is an error with invalid_input, gone after the switch is clicked off`, { timeout: 240_000 }, async () => {
+    await act('browser_navigate', { url: `${demo.origin}/${tool}/${query}` });
+    const on = await findRef(SWITCH, `the ${tool} switch`);
+    // Nothing of the page is listed while its switch is off.
+    assert.deepEqual((await pageTools()).map((t) => t.name), []);
+    await act('browser_click', { element: 'the AI からの操作 switch', target: on });
+    const tools = await toolsBecome(OPS[tool], `the ${tool} operations as webmcp_* tools`);
+    for (const t of tools) {
+      const name = t.name.replace(/^webmcp_/, '');
+      if (t.description.includes('[CONSEQUENTIAL')) seen.consequential.add(name);
+      if (t.annotations?.readOnlyHint === true) seen.readOnly.add(name);
+      // NAT-1: the hints reach the agent as the browser's own list has them.
+      assert.equal(t.description.includes('[CONSEQUENTIAL'), [...CONSEQUENTIAL, ...SAMPLE_CONSEQUENTIAL].includes(name), `${name}: [CONSEQUENTIAL…] in ${t.description}`);
+      assert.equal(t.annotations?.readOnlyHint === true, [...READ_ONLY, ...SAMPLE_READ_ONLY].includes(name), `${name}: readOnlyHint`);
+    }
+    // One read, through the page's pipeline: the envelope comes back.
+    const ok = await waitFor(async () => {
+      const answer = await act(`webmcp_${read}`, {});
+      const parsed = pageResult(answer);
+      return parsed.env.error?.code === 'not_ready' ? null : { answer, ...parsed };
+    }, 60_000, `${read} once its engine is ready`);
+    assert.equal(ok.answer.isError, false, ok.answer.text);
+    assert.equal(ok.env.ok, true, ok.answer.text);
+    // NAT-4: a failure is reported as an error, and the agent sees the envelope's code and message.
+    const bad = await act(`webmcp_${read}`, { unexpectedField: 1 });
+    assert.equal(bad.isError, true, bad.text);
+    const { result, env } = pageResult(bad);
+    assert.equal(result.isError, true);
+    assert.equal(env.ok, false);
+    assert.equal(env.error.code, 'invalid_input');
+    assert.match(env.error.message, /unexpectedField/);
+    // Clicked off: the operations leave the agent's list.
+    const off = await findRef(SWITCH, `the ${tool} switch`);
+    await act('browser_click', { element: 'the AI からの操作 switch', target: off });
+    await toolsBecome([], `the ${tool} operations to leave the list`);
+  });
+}
+
+test('[AGENT-1] [NAT-1] across the six tools: exactly the eight consequential operations were marked [CONSEQUENTIAL…] and the eight reads carried readOnlyHint', () => {
+  const ofTools = (set) => [...set].filter((n) => !n.startsWith('sample_')).sort();
+  assert.deepEqual(ofTools(seen.consequential), CONSEQUENTIAL);
+  assert.deepEqual(ofTools(seen.readOnly), READ_ONLY);
+});
+
+test('[AGENT-2] [CONF-6] a destructive call waits for the page\'s dialog; やめる, clicked through browser_click, declines it and nothing changes', { timeout: 240_000 }, async () => {
+  await act('browser_navigate', { url: `${demo.origin}/slides/` });
+  await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
+  await toolsBecome(OPS.slides, 'the slides operations');
+  const before = pageResult(await act('webmcp_slides_read')).env;
+  const started = Date.now();
+  let settled = false;
+  const write = act('webmcp_slides_write', { markdown: '# 置き換え' }).finally(() => (settled = true));
+  // The dialog opens on the page; the call has not answered.
+  const cancel = await findRef(/button "やめる"/, 'the dialog\'s やめる button', 30_000);
+  assert.equal(settled, false, 'the call waits for the user');
+  await act('browser_click', { element: 'the dialog\'s やめる button', target: cancel });
+  const answer = await write;
+  const { env } = pageResult(answer);
+  assert.equal(answer.isError, true, answer.text);
+  assert.equal(env.error.code, 'declined');
+  assert.ok(Date.now() - started < 50_000, 'declined by やめる, not by the deadline');
+  const after = pageResult(await act('webmcp_slides_read')).env;
+  assert.equal(after.markdown, before.markdown);
+  await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
+  await toolsBecome([], 'the slides operations to leave the list');
+});

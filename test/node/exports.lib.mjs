@@ -1,0 +1,88 @@
+// The package's public surface, read from the sources with the TypeScript checker: for every entry
+// of package.json `exports`, the names (values and types) a consumer can import.
+import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** The types file an `exports` entry names (its `types` condition, or the entry itself). */
+const typesOf = (target) => (typeof target === 'string' ? target : target.types ?? target.default);
+
+/**
+ * Each exact (non-pattern) `exports` entry that has types, with the source file tsc compiles it
+ * from: './dist/lib/src/index.d.ts' comes from 'src/index.ts'.
+ * @returns {Record<string, string>}
+ */
+export function sourceEntries() {
+  const entries = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const types = typesOf(target);
+    if (subpath.includes('*') || !types?.startsWith('./dist/lib/') || !types.endsWith('.d.ts')) continue;
+    entries[subpath] = types.slice('./dist/lib/'.length, -'.d.ts'.length) + '.ts';
+  }
+  return entries;
+}
+
+/**
+ * The sorted export names of each entry.
+ * @param {Record<string, string>} entries subpath -> source file (relative to the root)
+ */
+export function exportedNames(entries) {
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const files = Object.values(entries).map((file) => join(root, file));
+  const program = ts.createProgram(files, { ...config.options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const names = {};
+  for (const [subpath, file] of Object.entries(entries)) {
+    const source = program.getSourceFile(join(root, file));
+    if (!source) throw new Error(`${subpath}: ${file} does not exist`);
+    const symbol = checker.getSymbolAtLocation(source);
+    names[subpath] = symbol ? checker.getExportsOfModule(symbol).map((s) => s.name).sort() : [];
+  }
+  return names;
+}
+
+/**
+ * Whether `specifier` ('ai-ops', 'ai-ops/elements/define.js', …) resolves through `exports`, with
+ * Node's rules for exact entries and one-`*` patterns.
+ */
+export function resolvesInExports(specifier) {
+  if (specifier !== pkg.name && !specifier.startsWith(`${pkg.name}/`)) return false;
+  const subpath = specifier === pkg.name ? '.' : `./${specifier.slice(pkg.name.length + 1)}`;
+  if (subpath in pkg.exports) return true;
+  return Object.keys(pkg.exports).some((key) => {
+    const star = key.indexOf('*');
+    if (star < 0) return false;
+    const [before, after] = [key.slice(0, star), key.slice(star + 1)];
+    return subpath.startsWith(before) && subpath.endsWith(after) && subpath.length > before.length + after.length;
+  });
+}
+
+/**
+ * Every `ai-ops…` import specifier the README and the sources' JSDoc examples use.
+ * @returns {Promise<Map<string, string>>} specifier -> the first file that uses it
+ */
+export async function documentedSpecifiers() {
+  const files = ['README.md'];
+  const walk = async (dir) => {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  const found = new Map();
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*['"](ai-ops(?:\/[^'"\s]*)?)['"]/g)) {
+      if (!found.has(specifier)) found.set(specifier, file);
+    }
+  }
+  return found;
+}
+
