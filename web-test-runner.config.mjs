@@ -1,6 +1,7 @@
 // Real Chromium from Debian (never a downloaded browser). CHROME_PATH overrides the binary.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,8 @@ export default {
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
-  plugins: [reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9).
+  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {
@@ -40,6 +42,23 @@ export default {
         args: [...chromeArgs, ...(webmcp ? webmcpArgs : []), `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-'))}`],
       },
     }),
+  ],
+  // AGENT-3: the dialog as a person's browser shows it. Without this flag a launched Chromium
+  // reports navigator.webdriver = true. The `*.person.ts` files (not `*.test.ts`, so no file list
+  // given on the command line picks them up for the default browser) run only here.
+  groups: [
+    {
+      name: 'person',
+      files: 'test/**/*.person.ts',
+      browsers: [
+        chromeLauncher({
+          launchOptions: {
+            executablePath,
+            args: [...chromeArgs, '--disable-blink-features=AutomationControlled', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ai-ops-wtr-person-'))}`],
+          },
+        }),
+      ],
+    },
   ],
   coverageConfig: {
     include: ['src/**/*.ts', 'elements/**/*.ts'],

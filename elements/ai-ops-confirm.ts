@@ -3,8 +3,9 @@
  * @module
  */
 import { css, html, nothing, type PropertyValues } from 'lit';
-import { query } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
+import { systemClock, type Clock, type TimerHandle } from '../src/clock.js';
 import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
@@ -13,13 +14,26 @@ import { fillString } from './strings.js';
 import { tokens } from './styles.js';
 
 /**
+ * How long the action button ignores pointer input after a dialog appears (SAFE-7), as browsers'
+ * own permission prompts do: a user clicking where the dialog opens does not approve unread.
+ * @example el.pointerGuardMs = POINTER_GUARD_MS;
+ */
+export const POINTER_GUARD_MS = 750;
+
+/**
  * @summary The confirmation dialog of the page: a native modal `<dialog>` showing the request at
  * the head of the runtime's confirmation queue, one at a time. Place one per page.
  * @tagname ai-ops-confirm
  *
- * The action button approves only on a trusted (user) event, so a script on the page cannot
- * approve a request itself. やめる, Esc and a click on the backdrop decline while the request waits;
- * after approval the dialog shows loading and stays until the operation ends.
+ * The action button approves only on a trusted event (input the browser delivered), so a script
+ * on the page calling `click()` cannot approve. A pointer press on it counts only when it begins
+ * `pointerGuardMs` (750 ms) or more after the dialog appeared or the page became visible again
+ * (SAFE-7); until then the button is `aria-disabled`. Focus starts on やめる and the keyboard is not
+ * delayed: reaching the action takes a Tab, so Enter or Space on it approves at once.
+ * When `navigator.webdriver` is true (a program drives the browser), the body says that the
+ * program could press the button itself (AGENT-3): a page cannot tell its clicks from a person's.
+ * やめる, Esc and a click on the backdrop decline while the request waits; after approval the
+ * dialog shows loading and stays until the operation ends.
  *
  * @event {AiOpsConfirmApproveEvent} ai-ops-confirm-approve - The user approved;
  *   `detail: {id, tool, name, skipFuture}`.
@@ -30,6 +44,7 @@ import { tokens } from './styles.js';
  * @csspart title - The heading (the operation's title).
  * @csspart body - The sentences under the heading.
  * @csspart operation - The operation name in the body.
+ * @csspart automation-notice - The sentence shown when a program drives the browser (AGENT-3).
  * @csspart detail - The disclosure with the full content handed in.
  * @csspart skip - The label of the 「このページでは今後尋ねない」 checkbox.
  * @csspart checkbox - That checkbox.
@@ -140,8 +155,17 @@ export class AiOpsConfirm extends AiOpsElement {
       background: var(--_danger);
       color: var(--_on-danger);
     }
-    button:disabled {
+    button:disabled, button[aria-disabled='true'] {
       cursor: default;
+    }
+    button.action[aria-disabled='true'] {
+      opacity: 0.6;
+    }
+    .automation {
+      padding: 0.5rem 0.75rem;
+      border-left: 3px solid var(--_danger);
+      border-radius: var(--_radius);
+      background: var(--_subtle);
     }
     button.cancel:disabled {
       color: var(--_muted);
@@ -171,7 +195,31 @@ export class AiOpsConfirm extends AiOpsElement {
   @query('.skip input') private skipCheckbox?: HTMLInputElement;
   @query('h2') private heading?: HTMLElement;
 
+  /**
+   * Milliseconds after the dialog appears (or the page becomes visible again) during which a
+   * pointer press on the action button is ignored (SAFE-7). 0 turns the guard off.
+   */
+  @property({ type: Number, attribute: 'pointer-guard-ms' }) pointerGuardMs = POINTER_GUARD_MS;
+
+  /** The clock the guard is timed with (tests inject one). */
+  @property({ attribute: false }) clock: Clock = systemClock;
+
+  /**
+   * Whether a program drives the browser, which the dialog then says (AGENT-3). Default:
+   * `navigator.webdriver`.
+   */
+  @property({ attribute: false }) automated?: boolean;
+
+  /** True while the guard runs, for the button's `aria-disabled`. */
+  @state() private guarded = false;
+
   private readonly queue = new StoreController<ConfirmationState>(this);
+  /** The request the guard was last started for. */
+  private guardedId: number | null = null;
+  private guardStart = -Infinity;
+  private guardTimer: TimerHandle | null = null;
+  /** When the current pointer press on the action button began; null when it began elsewhere. */
+  private actionPressedAt: number | null = null;
   /** The request the dialog shows, and in which status it was last rendered. */
   private shown: ConfirmationRequest | null = null;
   /** A pointer press that started on the backdrop; a click counts only when it also ends there. */
@@ -185,7 +233,46 @@ export class AiOpsConfirm extends AiOpsElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     this.queue.setStore(this.runtime.confirmations);
+    const id = this.request?.id ?? null;
+    // A new dialog is about to appear (updated() shows it in this same task): its guard starts now.
+    if (id !== this.guardedId) {
+      this.guardedId = id;
+      if (id === null) this.stopGuard();
+      else this.startGuard();
+    }
   }
+
+  private get isAutomated(): boolean {
+    return this.automated ?? globalThis.navigator?.webdriver === true;
+  }
+
+  private startGuard(): void {
+    this.stopGuard();
+    this.guardStart = this.clock.now();
+    if (!(this.pointerGuardMs > 0)) return;
+    this.guarded = true;
+    this.guardTimer = this.clock.setTimeout(() => {
+      this.guardTimer = null;
+      this.guarded = false;
+    }, this.pointerGuardMs);
+  }
+
+  private stopGuard(): void {
+    if (this.guardTimer !== null) this.clock.clearTimeout(this.guardTimer);
+    this.guardTimer = null;
+    this.guarded = false;
+  }
+
+  /** True when `time` falls within the guard of the dialog shown. */
+  private inGuard(time: number): boolean {
+    return time < this.guardStart + Math.max(0, this.pointerGuardMs);
+  }
+
+  /** The page became visible again: a user coming back may click where the dialog now is. */
+  private readonly onVisibilityChange = () => {
+    if (document.visibilityState !== 'visible' || this.request?.status !== 'waiting') return;
+    this.startGuard();
+  };
 
   protected override render() {
     const request = this.request;
@@ -212,6 +299,7 @@ export class AiOpsConfirm extends AiOpsElement {
           <p>${fillString(text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
           <p>${content.summary}</p>
           <p>${content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
+          ${this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
           ${content.detail === undefined ? nothing : html`
             <details part="detail">
               <summary>${text.confirmDetail}</summary>
@@ -225,6 +313,7 @@ export class AiOpsConfirm extends AiOpsElement {
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
             @click=${this.onCancelClick}>${text.confirmCancel}</button>
           <button type="button" class="action" part="button action-button" ?disabled=${running}
+            aria-disabled=${this.guarded && !running ? 'true' : nothing}
             aria-busy=${running ? 'true' : nothing} @click=${this.onAction}>${running
               ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${text.confirmRunning}`
               : content.actionLabel}</button>
@@ -235,8 +324,14 @@ export class AiOpsConfirm extends AiOpsElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    document.addEventListener('visibilitychange', this.onVisibilityChange);
     // Moved in the document: render again so a shown request gets its modal dialog back.
     if (this.hasUpdated) this.requestUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('visibilitychange', this.onVisibilityChange);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -278,8 +373,14 @@ export class AiOpsConfirm extends AiOpsElement {
 
   private onAction(event: MouseEvent): void {
     const request = this.request;
-    // A page script can call click() on this button; only the user's own input approves.
+    // A page script can call click() on this button; only input the browser delivered approves.
     if (!request || request.status !== 'waiting' || !event.isTrusted) return;
+    // Enter or Space gives a click with no pointer (detail 0, no pointerType). Focus starts on やめる,
+    // so reaching this button by keyboard took a deliberate Tab: no guard for it (SAFE-7).
+    const fromKeyboard = event.detail === 0 && !(event as PointerEvent).pointerType;
+    const pressedAt = this.actionPressedAt;
+    this.actionPressedAt = null;
+    if (!fromKeyboard && (pressedAt === null || this.inGuard(pressedAt) || this.inGuard(this.clock.now()))) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
     this.runtime.confirmations.approve(request.id, { skipFuture });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
@@ -311,6 +412,8 @@ export class AiOpsConfirm extends AiOpsElement {
 
   private onPointerDown(event: PointerEvent): void {
     this.pressedOnBackdrop = this.isOnBackdrop(event);
+    const onAction = event.composedPath().some((node) => node instanceof Element && node.classList.contains('action'));
+    this.actionPressedAt = onAction ? this.clock.now() : null;
   }
 
   private onDialogClick(event: MouseEvent): void {

@@ -4,13 +4,14 @@
  */
 import { css, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { LogEntry, LogStatus } from '../src/operation-log.js';
 import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { describeError } from '../src/result.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsLogVisibilityChangeEvent } from './events.js';
-import { DETAIL_CHARS, formatTime, formatValue, summarizeArgs, summarizeResult, type CutText } from './format.js';
+import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
 import { fillString, type AiOpsStrings } from './strings.js';
 import { tokens } from './styles.js';
@@ -26,21 +27,15 @@ const RENDER_DELAY_MS = 16;
  */
 export type AiOpsLogMode = 'panel' | 'tab';
 
-interface RowText {
-  readonly time: string;
-  readonly args: CutText;
-  readonly result: CutText;
-}
-
-/** Summaries are computed once per entry: entries never change, and a row renders often. */
-const rowTexts = new WeakMap<LogEntry, RowText>();
-const rowText = (entry: LogEntry): RowText => {
-  let texts = rowTexts.get(entry);
-  if (!texts) {
-    texts = { time: formatTime(entry.time), args: summarizeArgs(entry.args), result: summarizeResult(entry.result) };
-    rowTexts.set(entry, texts);
+/** Times are formatted once per entry: entries never change, and a row renders often. */
+const rowTimes = new WeakMap<LogEntry, string>();
+const rowTime = (entry: LogEntry): string => {
+  let time = rowTimes.get(entry);
+  if (time === undefined) {
+    time = formatTime(entry.time);
+    rowTimes.set(entry, time);
   }
-  return texts;
+  return time;
 };
 
 const badgeText = (status: LogStatus, text: AiOpsStrings) =>
@@ -53,7 +48,9 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  * @tagname ai-ops-log
  *
  * In `panel` mode (default) it is a collapsible panel for the page bottom that shows, collapsed,
- * its title 「AI からの操作」 and the last row. In `tab` mode it renders only the content, to sit in
+ * its title 「AI からの操作」 and the last row. Collapsed, the `role="log"` rows are inside a closed
+ * `<details>`, out of the accessibility tree; a visually hidden `role="status"` region outside it
+ * then says each new row, e.g. 「sql_query: 成功」 (SAFE-9). In `tab` mode it renders only the content, to sit in
  * a host's own tab panel; the host shows its tab while `visible` is true. While not visible it
  * renders nothing and sets its own `hidden`.
  *
@@ -61,6 +58,7 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  *   `detail: {visible}`.
  *
  * @csspart panel - The panel's `<details>` (panel mode).
+ * @csspart announcer - The visually hidden live region that says new rows while collapsed (panel mode).
  * @csspart panel-summary - The panel's `<summary>`: title and, collapsed, the last row.
  * @csspart title - The panel's title.
  * @csspart last-row - The last row in the collapsed panel.
@@ -103,6 +101,14 @@ export class AiOpsLog extends AiOpsElement {
     }
     .panel {
       border-top: 1px solid var(--_border);
+    }
+    .announcer {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
     }
     .panel > summary {
       display: flex;
@@ -235,6 +241,9 @@ export class AiOpsLog extends AiOpsElement {
   private isVisible = false;
   private announcedVisible = false;
   private lastRowCount = 0;
+  /** The newest row already said (or seen in the open panel), and what the live region says. */
+  private announcedId = 0;
+  private announcement: { readonly id: number; readonly text: string } | null = null;
   private stuckToBottom = true;
 
   /** True while the log shows: its tool's switch (or, without `tool`, any switch) is on. */
@@ -261,6 +270,21 @@ export class AiOpsLog extends AiOpsElement {
     }
     this.isVisible = !runtime.embedded && sessions.some((s) => s.getState().status !== 'off');
     this.hidden = !this.isVisible;
+    this.updateAnnouncement();
+  }
+
+  /**
+   * SAFE-9: collapsed, the newest row since the last one said goes to the live region. Expanded,
+   * the `role="log"` rows announce themselves, so the region stays quiet (no double reading).
+   */
+  private updateAnnouncement(): void {
+    const last = this.entries().at(-1);
+    if (!last || last.id <= this.announcedId) return;
+    this.announcedId = last.id;
+    const collapsed = this.mode === 'panel' && !this.open && this.isVisible;
+    this.announcement = collapsed
+      ? { id: last.id, text: fillString(this.text.logAnnouncement, { name: last.name, status: badgeText(last.status, this.text) }).join('') }
+      : null;
   }
 
   /**
@@ -289,7 +313,10 @@ export class AiOpsLog extends AiOpsElement {
     const entries = this.entries();
     if (this.mode === 'tab') return this.renderContent(entries);
     const last = entries.at(-1);
+    const said = this.announcement;
     return html`
+      <div class="announcer" part="announcer" role="status" aria-live="polite">${said
+        ? keyed(said.id, html`<span>${said.text}</span>`) : nothing}</div>
       <details class="panel" part="panel" ?open=${this.open} @toggle=${this.onPanelToggle}>
         <summary part="panel-summary">
           <span class="title" part="title">${this.text.logTitle}</span>
@@ -338,14 +365,13 @@ export class AiOpsLog extends AiOpsElement {
 
   /** Time, name, argument summary, badge, result summary (LOG-3). */
   private renderLine(entry: LogEntry) {
-    const texts = rowText(entry);
     const ellipsis = (cut: CutText) => (cut.truncated ? '…' : '');
     return html`<span class="line">
-      <time part="time" datetime=${new Date(entry.time).toISOString()}>${texts.time}</time>
+      <time part="time" datetime=${new Date(entry.time).toISOString()}>${rowTime(entry)}</time>
       <span class="name" part="name">${entry.name}</span>
-      <span class="args-summary" part="args-summary">${texts.args.text}${ellipsis(texts.args)}</span>
+      <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
       <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
-      <span class="result-summary" part="result-summary">${texts.result.text}${ellipsis(texts.result)}</span>
+      <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
     </span>`;
   }
 
@@ -359,7 +385,7 @@ export class AiOpsLog extends AiOpsElement {
     `;
   }
 
-  /** Arguments and result in full, each cut at 10,000 characters (LOG-4), as text (LOG-6). */
+  /** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */
   private renderFull(entry: LogEntry) {
     const { text } = this;
     const block = (label: string, part: string, cut: CutText) => html`
@@ -368,8 +394,8 @@ export class AiOpsLog extends AiOpsElement {
       ${cut.truncated ? html`<p class="note">${fillString(text.logTruncated, { count: DETAIL_CHARS.toLocaleString('en-US') }).join('')}</p>` : nothing}
     `;
     return html`
-      ${block(text.logArguments, 'args', formatValue(entry.args, DETAIL_CHARS))}
-      ${block(text.logResult, 'result', formatValue(entry.result, DETAIL_CHARS))}
+      ${block(text.logArguments, 'args', entry.args)}
+      ${block(text.logResult, 'result', entry.result)}
     `;
   }
 

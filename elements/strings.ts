@@ -25,6 +25,8 @@ export interface AiOpsStrings {
   confirmUndoable: string;
   /** The disclosure that holds the full content handed in (CONF-2). */
   confirmDetail: string;
+  /** Shown in the dialog when a program drives the browser (`navigator.webdriver`, AGENT-3). */
+  confirmAutomated: string;
   /** The checkbox under the body (CONF-3). */
   confirmSkipFuture: string;
   /** The secondary button (CONF-3). */
@@ -37,6 +39,11 @@ export interface AiOpsStrings {
   logLabel: string;
   /** Shown while the log has no row yet. */
   logEmpty: string;
+  /**
+   * What the collapsed panel's live region says for a new row (SAFE-9); `{name}` is the operation,
+   * `{status}` its badge text.
+   */
+  logAnnouncement: string;
   /** The first disclosure of the log (LOG-2). */
   logConnectTitle: string;
   /** Before the relay command. */
@@ -74,12 +81,14 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmIrreversible: 'この操作は元に戻せません。',
   confirmUndoable: 'この操作は「元に戻す」で戻せます。',
   confirmDetail: '渡された内容の全文',
+  confirmAutomated: 'このブラウザーは、プログラムから操作されています。そのプログラムは、このダイアログのボタンを自分で押すこともできます。',
   confirmSkipFuture: 'このページでは今後尋ねない',
   confirmCancel: 'やめる',
   confirmRunning: '実行中…',
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',
+  logAnnouncement: '{name}: {status}',
   logConnectTitle: 'AI のエージェントのつなぎ方',
   logConnectCommand: 'relay を、次のコマンドで起動します。--widget-origin には、このページの origin を渡します。',
   logConnectConfig: 'MCP のクライアントの設定では、たとえば次のように書きます。',

@@ -1,10 +1,14 @@
 /**
  * The operation log (LOG-7, REG-5): memory only, at most 200 entries, oldest dropped; never written
- * to localStorage or IndexedDB, because arguments and results hold file contents.
+ * to localStorage or IndexedDB, because arguments and results hold file contents. An entry keeps
+ * only what a row can show (SAFE-8): the arguments and the result written as text and cut at
+ * LOG-4's 10,000 characters, and their 80-character summaries — never the values themselves, so
+ * 200 reads of 1 MB files retain about 200 × 20,000 characters, not 200 MB.
  * @module
  */
 import { createStore, type ReadableStore } from './store.js';
-import type { OperationResult } from './result.js';
+import { describeError, type ErrorCode, type OperationResult } from './result.js';
+import { DETAIL_CHARS, formatValue, summarizeArgs, summarizeResult, type CutText } from './log-text.js';
 
 /** How many entries the log keeps (LOG-7). */
 export const LOG_LIMIT = 200;
@@ -12,9 +16,28 @@ export const LOG_LIMIT = 200;
 /** The badge of a row (LOG-3): 成功 when ok, 中止 for declined, 失敗 for any other code. */
 export type LogStatus = 'success' | 'declined' | 'failure';
 
-/** One settled call. */
+/** One settled call, as the log shows it. */
 export interface LogEntry {
   readonly id: number;
+  /** Epoch ms when the result settled. */
+  readonly time: number;
+  readonly tool: string;
+  readonly name: string;
+  readonly status: LogStatus;
+  /** The error code when the result is a failure, else null. */
+  readonly code: ErrorCode | null;
+  /** The arguments as the caller passed them, written for reading and cut at 10,000 characters (LOG-4). */
+  readonly args: CutText;
+  /** The result envelope, written the same way (LOG-4). */
+  readonly result: CutText;
+  /** The arguments on one line, first 80 characters (LOG-3). */
+  readonly argsSummary: CutText;
+  /** `code: message`, or the result's fields on one line, first 80 characters (LOG-3). */
+  readonly resultSummary: CutText;
+}
+
+/** What a settled call hands to {@link OperationLog.add}; nothing of it is kept but its texts. */
+export interface SettledCall {
   /** Epoch ms when the result settled. */
   readonly time: number;
   readonly tool: string;
@@ -23,23 +46,39 @@ export interface LogEntry {
   readonly args: unknown;
   /** The result envelope. */
   readonly result: OperationResult;
-  /** The result as the caller received it. */
-  readonly resultJson: string;
-  readonly status: LogStatus;
 }
 
 /** The log store. */
 export interface OperationLog extends ReadableStore<{ readonly entries: readonly LogEntry[] }> {
-  /** Adds one settled call at the end (LOG-5). */
-  add(entry: Omit<LogEntry, 'id' | 'status'>): LogEntry;
+  /** Adds one settled call at the end (LOG-5), keeping only its texts (SAFE-8). */
+  add(call: SettledCall): LogEntry;
   clear(): void;
 }
 
-/** The status a result shows as (LOG-3). */
+/**
+ * The status a result shows as (LOG-3).
+ * @example statusOf(fail('declined', 'no')) // 'declined'
+ */
 export function statusOf(result: OperationResult): LogStatus {
   if (result.ok) return 'success';
   return result.error.code === 'declined' ? 'declined' : 'failure';
 }
+
+/**
+ * A copy of `text` that shares no memory with the value it was cut from. V8 represents a slice
+ * of a long string as a view that keeps the whole original alive; a 10,000-character view into a
+ * 1 MB file would retain the megabyte. Parsing a JSON string literal always allocates a new one.
+ */
+const detach = (cut: CutText): CutText => ({ text: JSON.parse(JSON.stringify(cut.text)) as string, truncated: cut.truncated });
+
+/** Formats a value for the log; a value that throws while read (a getter, a toJSON) says so. */
+const written = (format: () => CutText): CutText => {
+  try {
+    return detach(format());
+  } catch (error) {
+    return { text: `[could not be read: ${describeError(error)}]`, truncated: false };
+  }
+};
 
 /**
  * Creates a log.
@@ -55,8 +94,19 @@ export function createOperationLog(options: { limit?: number } = {}): OperationL
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    add(fields) {
-      const entry: LogEntry = { ...fields, id: nextId++, status: statusOf(fields.result) };
+    add({ time, tool, name, args, result }) {
+      const entry: LogEntry = Object.freeze({
+        id: nextId++,
+        time,
+        tool: String(tool),
+        name: String(name),
+        status: statusOf(result),
+        code: result.ok ? null : result.error.code,
+        args: written(() => formatValue(args, DETAIL_CHARS)),
+        result: written(() => formatValue(result, DETAIL_CHARS)),
+        argsSummary: written(() => summarizeArgs(args)),
+        resultSummary: written(() => summarizeResult(result)),
+      });
       const entries = [...store.getState().entries, entry];
       store.setState({ entries: entries.length > limit ? entries.slice(entries.length - limit) : entries });
       return entry;

@@ -19,8 +19,16 @@ export interface PermissionState {
   enabledUntil: number | null;
   /** Epoch ms until which confirmations are skipped; null when not chosen. */
   skipConfirmUntil: number | null;
-  /** False when localStorage cannot be read or written: the state lives as long as the page (PERM-8). */
+  /**
+   * False while localStorage cannot be read, or the last write to it failed: the state then lives
+   * as long as the page (PERM-8). Every later write is tried again, and a success sets it back.
+   */
   persisted: boolean;
+  /**
+   * True when turning off could neither remove the stored "on" nor overwrite it (SAFE-3): a reload
+   * could come back on. The next turn-off tries again.
+   */
+  storedOnRemains: boolean;
 }
 
 /** A tool's permission. */
@@ -29,11 +37,18 @@ export interface PermissionStore extends ReadableStore<PermissionState> {
   enable(): void;
   /** Turns the switch off and deletes the key, skip choice included (PERM-6). */
   disable(): void;
-  /** Records 「このページでは今後尋ねない」 until now + 7 days (PERM-2). */
+  /**
+   * Records 「このページでは今後尋ねない」 until now + 7 days (PERM-2), against the stored value as it
+   * is now: when another tab turned off (or off and on again) since this tab last looked, this tab
+   * follows that and writes nothing (SAFE-4); after expiry it writes nothing either.
+   */
   skipConfirmations(): void;
-  /** True while on and not expired; an expired permission is turned off here (REG-3). */
+  /**
+   * True while on and not expired. It reads the stored value first, so another tab's "off" counts
+   * even before its `storage` event arrives (SAFE-4); an expired permission is turned off here (REG-3).
+   */
   isEnabled(): boolean;
-  /** True while the skip choice is live (PERM-4). */
+  /** True while the switch is on (as {@link isEnabled} sees it) and the skip choice is live (PERM-4). */
   skipsConfirmation(): boolean;
   /** Stops listening to storage events and timers. */
   dispose(): void;
@@ -71,7 +86,10 @@ export interface PermissionStoreOptions {
   events?: EventTarget | null;
 }
 
-const OFF: PermissionState = { enabled: false, enabledUntil: null, skipConfirmUntil: null, persisted: true };
+const OFF = { enabled: false, enabledUntil: null, skipConfirmUntil: null } as const;
+
+/** A record that reads as off (expired, PERM-3), written when the key cannot be removed (SAFE-3). */
+const EXPIRED_RECORD = JSON.stringify({ v: 1, enabledUntil: 0, skipConfirmUntil: null } satisfies StoredPermission);
 
 /**
  * Creates the permission store of one tool, reading the stored value once.
@@ -90,70 +108,124 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
   } catch {
     storage = null; // reading window.localStorage itself throws when storage is blocked
   }
-  let persisted = storage !== null;
-  const store = createStore<PermissionState>({ ...OFF, persisted });
+  // The stored text as this tab last read or wrote it: a different one now means another tab wrote.
+  let lastRaw: string | null = null;
+  let readFailed = false;
+  let writeFailed = false;
+  let storedOnRemains = false;
+  const persisted = () => storage !== null && !readFailed && !writeFailed;
+  const store = createStore<PermissionState>({ ...OFF, persisted: persisted(), storedOnRemains });
   let cancelExpiry: (() => void) | null = null;
 
-  const read = (): string | null => {
-    if (!storage) return null;
+  /** The stored text, or undefined when storage cannot be read. */
+  const read = (): string | null | undefined => {
+    if (!storage) return undefined;
     try {
-      return storage.getItem(key);
+      const raw = storage.getItem(key);
+      readFailed = false;
+      return raw;
     } catch {
-      persisted = false;
-      return null;
+      readFailed = true;
+      return undefined;
     }
   };
-  const write = (value: StoredPermission | null) => {
-    if (!storage || !persisted) return;
+  /** Writes `raw` (null removes the key); never gives up after an earlier failure (SAFE-3). */
+  const write = (raw: string | null): boolean => {
+    if (!storage) return false;
     try {
-      if (value) storage.setItem(key, JSON.stringify(value));
-      else storage.removeItem(key);
+      if (raw === null) storage.removeItem(key);
+      else storage.setItem(key, raw);
+      lastRaw = raw;
+      writeFailed = false;
+      return true;
     } catch {
       // Quota, private mode, blocked storage: keep working for this page's lifetime (PERM-8).
-      persisted = false;
+      writeFailed = true;
+      return false;
     }
+  };
+  /** Removes the stored value; if that fails, overwrites it with one that reads as off (SAFE-3). */
+  const removeStored = () => {
+    if (write(null) || write(EXPIRED_RECORD)) {
+      storedOnRemains = false;
+      return;
+    }
+    const raw = read();
+    const left = raw === undefined ? null : parseStoredPermission(raw);
+    storedOnRemains = left !== null && left.enabledUntil > clock.now();
+    writeFailed = true; // the reads above must not hide that the write failed
+  };
+
+  const publish = (value: StoredPermission | null) => {
+    const next: PermissionState = value
+      ? { enabled: true, enabledUntil: value.enabledUntil, skipConfirmUntil: value.skipConfirmUntil, persisted: persisted(), storedOnRemains }
+      : { ...OFF, persisted: persisted(), storedOnRemains };
+    const state = store.getState();
+    const same = (Object.keys(next) as (keyof PermissionState)[]).every((field) => state[field] === next[field]);
+    if (!same) store.setState(next);
   };
 
   const apply = (value: StoredPermission | null) => {
     cancelExpiry?.();
     cancelExpiry = null;
-    if (!value) {
-      const state = store.getState();
-      if (state.enabled || state.persisted !== persisted) store.setState({ ...OFF, persisted });
-      return;
-    }
-    store.setState({ enabled: true, enabledUntil: value.enabledUntil, skipConfirmUntil: value.skipConfirmUntil, persisted });
+    publish(value);
+    if (!value) return;
     // PERM-5: reaching enabledUntil while the page is open turns the switch off at that moment.
     cancelExpiry = at(clock, value.enabledUntil, () => {
       cancelExpiry = null;
-      disable();
+      // Through isEnabled, so a newer "on" another tab stored (its event still on the way) is kept.
+      isEnabled();
     });
   };
 
   const load = (raw: string | null) => {
+    lastRaw = raw;
     const value = parseStoredPermission(raw);
     if (!value || value.enabledUntil <= clock.now()) {
       // PERM-3: missing, unreadable, wrong shape or expired: off, and the key is deleted.
-      if (raw !== null) write(null);
+      if (raw !== null) removeStored();
       apply(null);
       return;
     }
     apply(value);
   };
 
+  /**
+   * Follows the stored value when another tab changed it since this tab last read or wrote it
+   * (SAFE-4); returns true when it did. Storage that cannot be read keeps the page's own state.
+   */
+  const sync = (): boolean => {
+    const raw = read();
+    if (raw === undefined || raw === lastRaw) return false;
+    load(raw);
+    return true;
+  };
+
   const disable = () => {
-    write(null);
+    removeStored();
     apply(null);
+  };
+
+  const isEnabled = () => {
+    sync();
+    const { enabled, enabledUntil } = store.getState();
+    if (!enabled || enabledUntil === null) return false;
+    if (clock.now() >= enabledUntil) {
+      disable();
+      return false;
+    }
+    return true;
   };
 
   const onStorage = (event: Event) => {
     const { key: changed, storageArea } = event as StorageEvent;
     if (storageArea && storageArea !== storage) return;
     if (changed !== null && changed !== key) return;
-    load(read()); // PERM-7: another tab turned it on/off or chose to skip
+    sync(); // PERM-7: another tab turned it on/off or chose to skip
   };
   events?.addEventListener('storage', onStorage);
-  load(read());
+  const initial = read();
+  load(initial ?? null);
 
   return {
     getState: store.getState,
@@ -161,29 +233,23 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
     subscribe: store.subscribe,
     enable() {
       const value: StoredPermission = { v: 1, enabledUntil: clock.now() + PERMISSION_TTL_MS, skipConfirmUntil: null };
-      write(value);
+      write(JSON.stringify(value));
       apply(value);
     },
     disable,
     skipConfirmations() {
-      const state = store.getState();
-      if (!state.enabled || state.enabledUntil === null) return;
-      const value: StoredPermission = { v: 1, enabledUntil: state.enabledUntil, skipConfirmUntil: clock.now() + PERMISSION_TTL_MS };
-      write(value);
+      // The choice belongs to the "on" the user saw; if that is gone or replaced, follow storage.
+      if (sync() || !isEnabled()) return;
+      const { enabledUntil } = store.getState();
+      const value: StoredPermission = { v: 1, enabledUntil: enabledUntil!, skipConfirmUntil: clock.now() + PERMISSION_TTL_MS };
+      write(JSON.stringify(value));
       apply(value);
     },
-    isEnabled() {
-      const { enabled, enabledUntil } = store.getState();
-      if (!enabled || enabledUntil === null) return false;
-      if (clock.now() >= enabledUntil) {
-        disable();
-        return false;
-      }
-      return true;
-    },
+    isEnabled,
     skipsConfirmation() {
-      const { enabled, skipConfirmUntil } = store.getState();
-      return enabled && skipConfirmUntil !== null && clock.now() < skipConfirmUntil;
+      if (!isEnabled()) return false;
+      const { skipConfirmUntil } = store.getState();
+      return skipConfirmUntil !== null && clock.now() < skipConfirmUntil;
     },
     dispose() {
       cancelExpiry?.();

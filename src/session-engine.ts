@@ -53,7 +53,7 @@ export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
         return answer.done;
       },
     }, { signal });
-    log.add({ time: clock.now(), tool, name, args: input, result, resultJson: json });
+    log.add({ time: clock.now(), tool, name, args: input, result });
     return { result, json };
   };
 

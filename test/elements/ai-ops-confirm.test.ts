@@ -6,7 +6,9 @@ import { permissionKey } from '../../src/permission-store.js';
 import type { AiOps } from '../../src/runtime.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createGate, createTestRuntime, testOperations, textOf, turnOn, until,
+  type FakeClock,
 } from './helpers.js';
+import { POINTER_GUARD_MS } from '../../elements/ai-ops-confirm.js';
 
 const view = (el: AiOpsConfirm) => {
   const root = el.shadowRoot!;
@@ -21,11 +23,26 @@ const view = (el: AiOpsConfirm) => {
   };
 };
 
-async function setup(options: Parameters<typeof testOperations>[1] = {}, runtimeOptions: Parameters<typeof createTestRuntime>[0] = {}) {
+/** What a test sets on the element; by default no pointer guard (SAFE-7 has its own tests below). */
+interface ElementOptions {
+  pointerGuardMs?: number;
+  clock?: FakeClock;
+  automated?: boolean;
+}
+
+async function setup(
+  options: Parameters<typeof testOperations>[1] = {},
+  runtimeOptions: Parameters<typeof createTestRuntime>[0] = {},
+  element: ElementOptions = { pointerGuardMs: 0 },
+) {
   const aiOps = createTestRuntime(runtimeOptions);
   const session = aiOps.provideOperations('go', testOperations('go', options));
   await turnOn(session);
   const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
+  if (element.pointerGuardMs !== undefined) el.pointerGuardMs = element.pointerGuardMs;
+  if (element.clock) el.clock = element.clock;
+  if (element.automated !== undefined) el.automated = element.automated;
+  await el.updateComplete;
   return { aiOps, session, el };
 }
 
@@ -341,7 +358,7 @@ describe('<ai-ops-confirm>', () => {
     const node = aiOps.provideOperations('node', testOperations('node'));
     await turnOn(go);
     await turnOn(node);
-    const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
+    const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps} .pointerGuardMs=${0}></ai-ops-confirm>`);
     const a = go.call('go_delete_file', { path: 'a.go' });
     const b = node.call('node_delete_file', { path: 'b.js' });
     await shown(el, 'a.go');
@@ -352,5 +369,133 @@ describe('<ai-ops-confirm>', () => {
     await click(view(el).cancel!);
     expect(JSON.parse(await a).error.code).to.equal('declined');
     expect(JSON.parse(await b).error.code).to.equal('declined');
+  });
+});
+
+describe('<ai-ops-confirm> against clicks it should not take', () => {
+  afterEach(async () => {
+    cleanupRuntimes();
+    await resetMouse();
+  });
+
+  const notice = (el: AiOpsConfirm) => el.shadowRoot!.querySelector('[part="automation-notice"]');
+
+  it('[SAFE-7] a click on the action within the guard time after the dialog appears does nothing; a click after it approves', async () => {
+    const clock = createFakeClock();
+    const { session, el } = await setup({}, {}, { clock });
+    expect(POINTER_GUARD_MS).to.be.within(500, 1000);
+    expect(el.pointerGuardMs).to.equal(POINTER_GUARD_MS);
+    const answer = session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    await click(view(el).action!); // the user was clicking where the dialog opened
+    clock.advance(POINTER_GUARD_MS - 1);
+    await click(view(el).action!);
+    await aTimeout(20);
+    expect(el.request?.status).to.equal('waiting');
+    expect(view(el).dialog.open).to.equal(true);
+    clock.advance(1);
+    await el.updateComplete;
+    await click(view(el).action!);
+    expect(JSON.parse(await answer)).to.deep.equal({ path: 'a.go', ok: true });
+    await closed(el);
+  });
+
+  it('[SAFE-7] during the guard the action is marked aria-disabled (automation waits for it); after, it is not', async () => {
+    const clock = createFakeClock();
+    const { session, el } = await setup({}, {}, { clock });
+    void session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    expect(view(el).action!.getAttribute('aria-disabled')).to.equal('true');
+    expect(view(el).action!.disabled, 'the keyboard can still reach and press it').to.equal(false);
+    await expect(el).to.be.accessible();
+    clock.advance(POINTER_GUARD_MS);
+    await el.updateComplete;
+    expect(view(el).action!.hasAttribute('aria-disabled')).to.equal(false);
+    await click(view(el).cancel!);
+  });
+
+  it('[SAFE-7] a press that began within the guard and is released after it does not approve', async () => {
+    const clock = createFakeClock();
+    const { session, el } = await setup({}, {}, { clock });
+    const answer = session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    await sendMouse({ type: 'move', position: centerOf(view(el).action!) });
+    await sendMouse({ type: 'down' });
+    clock.advance(POINTER_GUARD_MS + 100);
+    await sendMouse({ type: 'up' });
+    await aTimeout(20);
+    expect(el.request?.status).to.equal('waiting');
+    await click(view(el).action!);
+    expect(JSON.parse(await answer).ok).to.equal(true);
+  });
+
+  it('[SAFE-7] the guard does not delay focus on やめる nor the keyboard: Tab then Enter, or Space, approves at once', async () => {
+    const clock = createFakeClock();
+    const { session, el } = await setup({}, {}, { clock });
+    const first = session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    expect(el.shadowRoot!.activeElement).to.equal(view(el).cancel);
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement).to.equal(view(el).action);
+    await sendKeys({ press: 'Enter' });
+    expect(JSON.parse(await first).ok).to.equal(true);
+    await closed(el);
+    const second = session.call('go_delete_file', { path: 'b.go' });
+    await shown(el, 'b.go');
+    expect(el.shadowRoot!.activeElement).to.equal(view(el).cancel);
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Space' });
+    expect(JSON.parse(await second).ok).to.equal(true);
+  });
+
+  it('[SAFE-7] each new dialog, and the page becoming visible again, starts the guard anew', async () => {
+    const clock = createFakeClock();
+    const { session, el } = await setup({}, {}, { clock });
+    const first = session.call('go_delete_file', { path: 'a.go' });
+    const second = session.call('go_delete_file', { path: 'b.go' });
+    await shown(el, 'a.go');
+    clock.advance(POINTER_GUARD_MS);
+    await click(view(el).action!);
+    expect(JSON.parse(await first).ok).to.equal(true);
+    await shown(el, 'b.go');
+    await click(view(el).action!); // the next dialog appeared under the pointer
+    await aTimeout(20);
+    expect(el.request?.status).to.equal('waiting');
+    clock.advance(POINTER_GUARD_MS);
+    // The user comes back to the tab (a dialog may have opened in the background, CONF-9).
+    document.dispatchEvent(new Event('visibilitychange'));
+    await el.updateComplete;
+    await click(view(el).action!);
+    await aTimeout(20);
+    expect(el.request?.status).to.equal('waiting');
+    clock.advance(POINTER_GUARD_MS);
+    await el.updateComplete;
+    await click(view(el).action!);
+    expect(JSON.parse(await second).ok).to.equal(true);
+  });
+
+  it('[AGENT-3] in a browser driven by a program (navigator.webdriver is true here) the dialog says the program could press the button itself', async () => {
+    expect(navigator.webdriver, 'web-test-runner drives this Chromium').to.equal(true);
+    const { session, el } = await setup({}, {}, { pointerGuardMs: 0 });
+    void session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    expect(textOf(notice(el))).to.equal(
+      'このブラウザーは、プログラムから操作されています。そのプログラムは、このダイアログのボタンを自分で押すこともできます。',
+    );
+    expect(view(el).body!.contains(notice(el))).to.equal(true);
+    await expect(el).to.be.accessible();
+    await click(view(el).cancel!);
+  });
+
+  it('[AGENT-3] the detection can be set: automated=false shows no notice, true shows it; English strings too', async () => {
+    const { session, el } = await setup({}, {}, { pointerGuardMs: 0, automated: false });
+    void session.call('go_delete_file', { path: 'a.go' });
+    await shown(el);
+    expect(notice(el)?.outerHTML ?? null).to.equal(null);
+    el.automated = true;
+    el.strings = { confirmAutomated: 'A program is driving this browser; it could press these buttons itself.' };
+    await el.updateComplete;
+    expect(textOf(notice(el))).to.equal('A program is driving this browser; it could press these buttons itself.');
+    await click(view(el).cancel!);
   });
 });

@@ -86,6 +86,17 @@ describe('elements/format', () => {
     expect(long.truncated).to.equal(true);
   });
 
+  it('[SAFE-8] a 1 MB string is summarised from its start only, exactly as the whole string collapsed and cut', () => {
+    const spaced = `${' \n\t'.repeat(5_000)}a${'  b\n'.repeat(300_000)}`;
+    const words = 'w '.repeat(600_000);
+    for (const text of [spaced, words, 'x'.repeat(1 << 20)]) {
+      const collapsed = text.replace(/\s+/g, ' ');
+      expect(formatInline(text).text).to.equal(collapsed.slice(0, SUMMARY_CHARS));
+      expect(formatInline({ text }).text).to.equal(`{"text":"${collapsed}`.slice(0, SUMMARY_CHARS));
+      expect(formatInline(text).truncated).to.equal(true);
+    }
+  });
+
   it('[LOG-3] a cut never splits a surrogate pair', () => {
     expect(cutText('ab😀cd', 3)).to.deep.equal({ text: 'ab', truncated: true });
     expect(cutText('ab😀cd', 4)).to.deep.equal({ text: 'ab😀', truncated: true });

@@ -6,7 +6,7 @@ describe('operation log', () => {
   it('[LOG-7] keeps 200 entries in memory, dropping the oldest, and writes no storage', () => {
     const before = { local: localStorage.length, session: sessionStorage.length };
     const log = createOperationLog();
-    for (let i = 0; i < 205; i++) log.add({ time: i, tool: 't', name: `t_${i}`, args: { i }, result: succeed(), resultJson: '{"ok":true}' });
+    for (let i = 0; i < 205; i++) log.add({ time: i, tool: 't', name: `t_${i}`, args: { i }, result: succeed() });
     const { entries } = log.getState();
     expect(LOG_LIMIT).to.equal(200);
     expect(entries).to.have.length(200);
@@ -26,11 +26,57 @@ describe('operation log', () => {
   it('[LOG-5] new entries are added at the end with a new snapshot', () => {
     const log = createOperationLog();
     const before = log.getState();
-    log.add({ time: 1, tool: 't', name: 't_a', args: {}, result: succeed(), resultJson: '{}' });
+    log.add({ time: 1, tool: 't', name: 't_a', args: {}, result: succeed() });
     expect(log.getState()).not.to.equal(before);
-    log.add({ time: 2, tool: 't', name: 't_b', args: {}, result: succeed(), resultJson: '{}' });
+    log.add({ time: 2, tool: 't', name: 't_b', args: {}, result: succeed() });
     expect(log.getState().entries.map((e) => e.name)).to.deep.equal(['t_a', 't_b']);
     log.clear();
     expect(log.getState().entries).to.have.length(0);
+  });
+});
+
+/** Every string and object reachable from `root` (own enumerable properties, arrays, maps of state). */
+function reachable(root: unknown) {
+  const objects = new Set<object>();
+  let chars = 0;
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') chars += value.length;
+    if (typeof value !== 'object' || value === null || objects.has(value)) return;
+    objects.add(value);
+    for (const item of Object.values(value)) walk(item);
+  };
+  walk(root);
+  return { objects, chars };
+}
+
+describe('operation log memory', () => {
+  it('[SAFE-8] keeps arguments and results cut at 10,000 characters, no second copy: 200 rows of 1 MB hold ≤ 4.1 M characters', () => {
+    const log = createOperationLog();
+    const kept: object[] = [];
+    for (let i = 0; i < 200; i++) {
+      const args = { path: `file-${i}.txt`, text: 'a'.repeat(1 << 20) };
+      const result = succeed({ contents: `${i}`.padEnd(1 << 20, 'b') });
+      kept.push(args, result);
+      log.add({ time: i, tool: 't', name: 't_read', args, result });
+    }
+    const { objects, chars } = reachable(log.getState());
+    // Per row at most: arguments and result (10,000 each), their summaries (80 each), the names.
+    expect(chars).to.be.at.most(200 * (2 * 10_000 + 2 * 80 + 100));
+    expect(kept.some((value) => objects.has(value)), 'no caller object is kept').to.equal(false);
+    const last = log.getState().entries.at(-1)!;
+    expect(last.args.text.length).to.equal(10_000);
+    expect(last.args.truncated).to.equal(true);
+    expect(last.result.text.startsWith('{\n  "contents": "199bbb')).to.equal(true);
+    expect(last.argsSummary.text).to.equal(`{"path":"file-199.txt","text":"${'a'.repeat(80 - 31)}`);
+    expect(last).to.include({ status: 'success', code: null });
+  });
+
+  it('[SAFE-8] a value that cannot be read (a throwing getter) is logged as such; the call is not broken', () => {
+    const log = createOperationLog();
+    const args = { get path(): string { throw new Error('no access'); } };
+    const entry = log.add({ time: 1, tool: 't', name: 't_read', args, result: fail('invalid_input', 'bad path') });
+    expect(entry.args.text).to.contain('no access');
+    expect(entry).to.include({ status: 'failure', code: 'invalid_input' });
+    expect(entry.resultSummary.text).to.equal('invalid_input: bad path');
   });
 });

@@ -162,11 +162,11 @@ describe('runtime and tool sessions', () => {
     expect(aiOps.log.getState().entries).to.have.length(2); // the waiting call is not shown
     aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
     await pending;
-    const rows = aiOps.log.getState().entries.map((e) => ({ name: e.name, args: e.args, status: e.status, ok: parse(e.resultJson).ok }));
+    const rows = aiOps.log.getState().entries.map((e) => ({ name: e.name, args: e.argsSummary.text, status: e.status, code: e.code }));
     expect(rows).to.deep.equal([
-      { name: 'demo_read', args: {}, status: 'success', ok: true },
-      { name: 'demo_read', args: { nope: 1 }, status: 'failure', ok: false },
-      { name: 'demo_delete', args: { path: 'x' }, status: 'declined', ok: false },
+      { name: 'demo_read', args: '{}', status: 'success', code: null },
+      { name: 'demo_read', args: '{"nope":1}', status: 'failure', code: 'invalid_input' },
+      { name: 'demo_delete', args: '{"path":"x"}', status: 'declined', code: 'declined' },
     ]);
   });
 
