@@ -10,7 +10,7 @@ import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
 import { StoreController } from './store-controller.js';
-import { fillString } from './strings.js';
+import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
 import { tokens } from './styles.js';
 
 /**
@@ -66,6 +66,8 @@ export const POINTER_GUARD_MS = 750;
  * <ai-ops-confirm></ai-ops-confirm>
  */
 export class AiOpsConfirm extends AiOpsElement {
+  protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
+
   static override styles = [tokens, css`
     :host {
       display: contents;

@@ -6,7 +6,8 @@ import { LitElement, type PropertyDeclarations, type PropertyValues, type Reacti
 import { getAiOps, type AiOps } from '../src/runtime.js';
 import { aiOpsContext } from './context.js';
 import { StoreController } from './store-controller.js';
-import { aiOpsStringsStore, resolveAiOpsStrings, type AiOpsStrings } from './strings.js';
+import type { AiOpsStrings } from './strings.js';
+import { aiOpsStringsStore, switchStrings } from './strings-store.js';
 
 /**
  * Asks for the {@link aiOpsContext} with the community context protocol's `context-request` event,
@@ -64,6 +65,12 @@ export class AiOpsElement extends LitElement {
   // while every switch is off (PKG-4). Lit merges these into the subclasses' own.
   static override properties: PropertyDeclarations = { aiOps: { attribute: false }, strings: { attribute: false } };
 
+  /**
+   * The Japanese defaults this element shows: the switch's own words here, so the switch loads
+   * only those (PKG-4); the dialog and the log set every default (`defaultAiOpsStrings`).
+   */
+  protected static defaultStrings: Readonly<Partial<AiOpsStrings>> = switchStrings;
+
   private readonly runtimeContext = new RuntimeContextConsumer(this);
   private readonly pageStrings = new StoreController(this, aiOpsStringsStore);
 
@@ -75,6 +82,8 @@ export class AiOpsElement extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     this.runtime = this.runtimeContext.value ?? this.aiOps ?? getAiOps();
-    this.text = resolveAiOpsStrings(this.strings);
+    const { defaultStrings } = this.constructor as typeof AiOpsElement;
+    // As resolveAiOpsStrings: defaults, then the page-wide strings, then the element's own.
+    this.text = { ...defaultStrings, ...aiOpsStringsStore.getState(), ...this.strings } as AiOpsStrings;
   }
 }

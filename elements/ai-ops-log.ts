@@ -13,7 +13,7 @@ import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsLogVisibilityChangeEvent } from './events.js';
 import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
 import { tokens } from './styles.js';
 
 /** The relay's default port; any other is spelled out in the instructions (LOG-2). */
@@ -94,6 +94,8 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  * <ai-ops-log tool="node" mode="tab"></ai-ops-log>
  */
 export class AiOpsLog extends AiOpsElement {
+  protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
+
   static override styles = [tokens, css`
     :host {
       display: block;

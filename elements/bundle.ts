@@ -3,7 +3,8 @@
  * elements and Lit. `<ai-ops-switch>` is defined on import; `<ai-ops-confirm>` and `<ai-ops-log>`
  * are chunks defined when a switch first turns on, so a page whose switches are all off loads
  * neither (PKG-4). It leaves out what only the playground's tool definitions need (shared file
- * schemas, output tails), and the English strings: import those from the ES modules in `dist/lib/`
+ * schemas, output tails), the English strings and `defaultAiOpsStrings` (every default word, which
+ * would load with the switch: PKG-4): import those from the ES modules in `dist/lib/`
  * with a bundler.
  * @example
  * <script type="module">
@@ -19,5 +20,5 @@ export type * from '../src/index.js';
 export { AiOpsSwitch } from './ai-ops-switch.js';
 export { defineAiOpsElements, loadAiOpsElements } from './define.js';
 export { aiOpsContext } from './context.js';
-export { setAiOpsStrings, defaultAiOpsStrings } from './strings.js';
+export { setAiOpsStrings } from './strings-store.js';
 export type { AiOpsStrings } from './strings.js';

@@ -4,7 +4,11 @@
  * with its `strings` property (a partial object merged over the defaults).
  * @module
  */
-import { createStore, type ReadableStore } from '../src/store.js';
+import { aiOpsStringsStore, switchStrings } from './strings-store.js';
+
+// The page-wide store and the switch's own words live in strings-store.ts, so the switch loads them
+// without the dialog's and the log's (PKG-4).
+export { aiOpsStringsStore, setAiOpsStrings } from './strings-store.js';
 
 /**
  * Every string the elements show. `{name}`-style placeholders are filled by the element; keep them
@@ -75,8 +79,7 @@ export interface AiOpsStrings {
  * @example defaultAiOpsStrings.switchLabel // 'AI からの操作'
  */
 export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
-  switchLabel: 'AI からの操作',
-  startFailedTitle: 'AI からの操作を始められません',
+  ...switchStrings,
   confirmCalledBy: 'AI のエージェントが、操作 {name} を呼び出しました。',
   confirmIrreversible: 'この操作は元に戻せません。',
   confirmUndoable: 'この操作は「元に戻す」で戻せます。',
@@ -103,32 +106,12 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   statusFailure: '失敗',
 });
 
-const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
-
-/**
- * The page-wide overrides, as a store the elements subscribe to.
- * @example aiOpsStringsStore.subscribe(() => console.log(aiOpsStringsStore.getState()));
- */
-export const aiOpsStringsStore: ReadableStore<Readonly<Partial<AiOpsStrings>>> = pageStrings;
-
-/**
- * Sets the page-wide strings: `strings` is merged over the Japanese defaults (not over an earlier
- * call, so switching locales never leaves words of the previous one); `{}` restores the defaults.
- * Every element on the page renders again.
- * @example
- * import { aiOpsStringsEn } from 'ai-ops/elements/strings-en.js';
- * setAiOpsStrings(aiOpsStringsEn);
- */
-export function setAiOpsStrings(strings: Partial<AiOpsStrings>): void {
-  pageStrings.setState({ ...strings });
-}
-
 /**
  * The strings an element shows: defaults, then the page-wide ones, then the element's own.
  * @example resolveAiOpsStrings({ confirmCancel: 'Cancel' }).confirmCancel // 'Cancel'
  */
 export function resolveAiOpsStrings(own?: Partial<AiOpsStrings>): AiOpsStrings {
-  return { ...defaultAiOpsStrings, ...pageStrings.getState(), ...own };
+  return { ...defaultAiOpsStrings, ...aiOpsStringsStore.getState(), ...own };
 }
 
 /**

@@ -104,7 +104,6 @@ const PINNED = [
   './bundle configureAiOps',
   './bundle createAiOps',
   './bundle createStore',
-  './bundle defaultAiOpsStrings',
   './bundle defineAiOpsElements',
   './bundle defineOperation',
   './bundle deleteFileSchema',
