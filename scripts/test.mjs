@@ -11,9 +11,13 @@ const stages = [
   // The demo pages (PGlite, Yaegi, …) are not part of the library; the browser and e2e suites load them.
   { name: 'playground', cmd: ['node', 'esbuild.config.mjs'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json'] },
-  { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage'], count: 'wtr' },
+  // One group a stage: web-test-runner prints a progress line per group, and the count is read from
+  // the stage's last one.
+  { name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage', '--group', 'default'], count: 'wtr' },
+  // The dialog as a person's browser shows it (navigator.webdriver false; AGENT-3).
+  { name: 'browser, not automated', cmd: ['npx', 'web-test-runner', '--group', 'person'], count: 'wtr' },
   // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs).
-  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner'], env: { WEBMCP: '1' }, count: 'wtr' },
+  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner', '--group', 'default'], env: { WEBMCP: '1' }, count: 'wtr' },
   { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/node/', 'test/e2e/', 'test/consumers/'], count: 'tap' },
   // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs).
   // playwright-mcp.test.mjs always drives a Chromium with WebMCP on, so it runs once, above.

@@ -4,7 +4,7 @@
  * safe to render: nothing in it may fetch from another origin or run script.
  * @module
  */
-import { parseXml } from '../../tools/drawio/xml.js';
+import { inflateDiagramText, parseXml } from '../../tools/drawio/xml.js';
 
 /** The useful part of Chromium's parser error ("…errors:error on line 3 at column 1: … Below is a rendering…"). */
 function parserMessage(message: string): string {
@@ -21,13 +21,6 @@ export function checkDiagram(xml: string): { ok: true; document: XMLDocument } |
   return { ok: true, document: parsed.document };
 }
 
-/** draw.io's compressed page: base64 of raw-deflated, URI-encoded XML. */
-async function inflate(text: string): Promise<string> {
-  const bytes = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return decodeURIComponent(await new Response(stream).text());
-}
-
 /** The first page's `<mxGraphModel>` of a diagram document, or null when it has none. */
 export async function findModel(document: XMLDocument): Promise<Element | null> {
   const top = document.documentElement;
@@ -38,7 +31,7 @@ export async function findModel(document: XMLDocument): Promise<Element | null> 
   if (model) return model;
   const packed = page.textContent?.trim() ?? '';
   if (packed === '') return null;
-  const parsed = parseXml(await inflate(packed));
+  const parsed = parseXml(await inflateDiagramText(packed));
   return parsed.ok && parsed.document.documentElement.localName === 'mxGraphModel' ? parsed.document.documentElement : null;
 }
 

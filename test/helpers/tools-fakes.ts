@@ -259,7 +259,7 @@ export class FakeSqlPage implements SqlToolAdapter {
       const next = this.outcomes.shift();
       return next
         ? await next(sql)
-        : { ok: true, kind: 'results', results: [{ fields: [{ name: 'one', dataTypeID: 23 }], rows: [{ one: 1 }], affectedRows: 0 }], ms: 3 };
+        : { ok: true, kind: 'results', results: [{ fields: [{ name: 'one', dataTypeID: 23 }], rows: [[1]], affectedRows: 0 }], ms: 3 };
     } finally {
       this.state = 'ready';
     }

@@ -9,7 +9,8 @@ function setup() {
   return { page, call: caller(createSqlOperations(page)) };
 }
 
-const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1 }));
+// Rows as the engine gives them (SQL-7): arrays aligned with `fields`.
+const rows = (n: number) => Array.from({ length: n }, (_, i) => [i + 1]);
 
 describe('tools/sql', () => {
   it('[SQL-1] both operations answer not_ready until the project and saved SQL are loaded', async () => {
@@ -96,10 +97,10 @@ describe('tools/sql', () => {
       ok: true,
       kind: 'results',
       ms: 1,
-      results: [{ fields: [{ name: 'n' }, { name: 'b' }, { name: 'd' }], rows: [{ n: 2n ** 70n, b: new Uint8Array([0, 255]), d: new Date(Date.UTC(2026, 0, 2)) }], affectedRows: 0 }],
+      results: [{ fields: [{ name: 'n' }, { name: 'b' }, { name: 'd' }], rows: [[2n ** 70n, new Uint8Array([0, 255]), new Date(Date.UTC(2026, 0, 2))]], affectedRows: 0 }],
     }));
     const { result } = await call('sql_run_query', { sql: 'select …' });
-    expect(result.results[0].rows).to.deep.equal([{ n: '1180591620717411303424', b: '\\x00ff', d: '2026-01-02T00:00:00.000Z' }]);
+    expect(result.results[0].rows).to.deep.equal([['1180591620717411303424', '\\x00ff', '2026-01-02T00:00:00.000Z']]);
   });
 
   it('[SQL-5] a failure answers failed with sqlState and position beside error, each only when the engine gave it', async () => {

@@ -2,7 +2,7 @@
 // real polyfill and relay scripts from the build. Runs only with WEBMCP=1 (web-test-runner.config.mjs);
 // build first (`node esbuild.config.mjs`).
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../elements/define.js';
+import '../../elements/index.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
@@ -131,7 +131,7 @@ describe('in a browser with its own WebMCP', function () {
     expect(await shown).to.equal('AbortError');
     await until(() => aiOps.confirmations.getState().current === null && !dialog().open);
     const rows = aiOps.log.getState().entries.slice(-2);
-    expect(rows.map((r) => [r.name, (r.result as { error?: { code: string } }).error?.code])).to.deep.equal([
+    expect(rows.map((r) => [r.name, r.code])).to.deep.equal([
       ['native_delete', 'declined'],
       ['native_delete', 'declined'],
     ]);

@@ -47,8 +47,12 @@ export function cellIds(root: Element): string[] {
   return ids;
 }
 
-/** draw.io's compressed page: base64 of raw-deflated, URI-encoded XML (what draw.io saves by default). */
-async function inflate(packed: string): Promise<string> {
+/**
+ * Inflates draw.io's compressed page: base64 of raw-deflated, URI-encoded XML (what draw.io saves
+ * by default). Rejects when the text is not in that form.
+ * @example await inflateDiagramText(page.textContent) // '<mxGraphModel>…'
+ */
+export async function inflateDiagramText(packed: string): Promise<string> {
   const bytes = Uint8Array.from(atob(packed.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
   return decodeURIComponent(await new Response(stream).text());
@@ -71,7 +75,7 @@ export async function expandFirstPage(document: XMLDocument): Promise<OperationF
   if (packed === '') return null;
   let text: string;
   try {
-    text = await inflate(packed);
+    text = await inflateDiagramText(packed);
   } catch (error) {
     return unreadable(`holds text that is not draw.io's compressed form: ${describeError(error)}`);
   }

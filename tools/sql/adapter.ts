@@ -29,7 +29,7 @@ export interface SqlFieldLike {
  */
 export interface SqlStatementResultLike {
   readonly fields: readonly SqlFieldLike[];
-  readonly rows: readonly unknown[];
+  readonly rows: readonly (readonly unknown[])[];
   /** The statement's full row count when `rows` was cut already; `rows.length` when absent. */
   readonly totalRows?: number;
   /** Rows changed by this statement alone. */
