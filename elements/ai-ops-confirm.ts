@@ -2,8 +2,7 @@
  * `<ai-ops-confirm>`: the page's confirmation dialog (CONF-1..CONF-9).
  * @module
  */
-import { css, html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { systemClock, type Clock, type TimerHandle } from '../src/clock.js';
 import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
@@ -11,6 +10,7 @@ import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
 import { StoreController } from './store-controller.js';
 import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
+import { panelTokens } from './panel-styles.js';
 import { tokens } from './styles.js';
 
 /**
@@ -68,7 +68,7 @@ export const POINTER_GUARD_MS = 750;
 export class AiOpsConfirm extends AiOpsElement {
   protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
 
-  static override styles = [tokens, css`
+  static override styles = [tokens, panelTokens, css`
     :host {
       display: contents;
     }
@@ -192,28 +192,44 @@ export class AiOpsConfirm extends AiOpsElement {
     }
   `];
 
-  @query('dialog') private dialog!: HTMLDialogElement;
-  @query('.cancel') private cancelButton?: HTMLButtonElement;
-  @query('.skip input') private skipCheckbox?: HTMLInputElement;
-  @query('h2') private heading?: HTMLElement;
+  // No decorators: esbuild's decorator helper would land in a chunk the switch loads (PKG-4).
+  static override properties: PropertyDeclarations = {
+    pointerGuardMs: { type: Number, attribute: 'pointer-guard-ms' },
+    clock: { attribute: false },
+    automated: { attribute: false },
+    guarded: { state: true, attribute: false },
+  };
+
+  private get dialog(): HTMLDialogElement {
+    return this.renderRoot.querySelector('dialog')!;
+  }
+  private get cancelButton(): HTMLButtonElement | null {
+    return this.renderRoot.querySelector('.cancel');
+  }
+  private get skipCheckbox(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('.skip input');
+  }
+  private get heading(): HTMLElement | null {
+    return this.renderRoot.querySelector('h2');
+  }
 
   /**
    * Milliseconds after the dialog appears (or the page becomes visible again) during which a
    * pointer press on the action button is ignored (SAFE-7). 0 turns the guard off.
    */
-  @property({ type: Number, attribute: 'pointer-guard-ms' }) pointerGuardMs = POINTER_GUARD_MS;
+  pointerGuardMs = POINTER_GUARD_MS;
 
   /** The clock the guard is timed with (tests inject one). */
-  @property({ attribute: false }) clock: Clock = systemClock;
+  clock: Clock = systemClock;
 
   /**
    * Whether a program drives the browser, which the dialog then says (AGENT-3). Default:
    * `navigator.webdriver`.
    */
-  @property({ attribute: false }) automated?: boolean;
+  automated?: boolean;
 
   /** True while the guard runs, for the button's `aria-disabled`. */
-  @state() private guarded = false;
+  private guarded = false;
 
   private readonly queue = new StoreController<ConfirmationState>(this);
   /** The request the guard was last started for. */

@@ -2,8 +2,7 @@
  * `<ai-ops-log>`: the log of operations from AI (LOG-1..LOG-6).
  * @module
  */
-import { css, html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { LogEntry, LogStatus } from '../src/operation-log.js';
@@ -14,6 +13,7 @@ import { AiOpsLogVisibilityChangeEvent } from './events.js';
 import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
 import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
+import { panelTokens } from './panel-styles.js';
 import { tokens } from './styles.js';
 
 /** The relay's default port; any other is spelled out in the instructions (LOG-2). */
@@ -96,7 +96,7 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
 export class AiOpsLog extends AiOpsElement {
   protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
 
-  static override styles = [tokens, css`
+  static override styles = [tokens, panelTokens, css`
     :host {
       display: block;
       background: var(--_surface);
@@ -223,18 +223,29 @@ export class AiOpsLog extends AiOpsElement {
     }
   `];
 
+  // No decorators: esbuild's decorator helper would land in a chunk the switch loads (PKG-4).
+  static override properties: PropertyDeclarations = {
+    tool: { reflect: true },
+    mode: { reflect: true },
+    open: { type: Boolean, reflect: true },
+    reconnecting: { state: true, attribute: false },
+    reconnectError: { state: true, attribute: false },
+  };
+
   /** Show only this tool: its switch decides visibility. Without it: every tool of the page. */
-  @property({ reflect: true }) tool?: string;
+  tool?: string;
 
   /** `panel` (a collapsible panel for the page bottom) or `tab` (content only, for a host's tab). */
-  @property({ reflect: true }) mode: AiOpsLogMode = 'panel';
+  mode: AiOpsLogMode = 'panel';
 
   /** Whether the panel is expanded (panel mode). */
-  @property({ type: Boolean, reflect: true }) open = false;
+  open = false;
 
-  @state() private reconnecting = false;
-  @state() private reconnectError: string | null = null;
-  @query('.rows') private rowsElement?: HTMLElement;
+  private reconnecting = false;
+  private reconnectError: string | null = null;
+  private get rowsElement(): HTMLElement | null {
+    return this.renderRoot.querySelector('.rows');
+  }
 
   private readonly sessionsList = new StoreController<readonly ToolSession[]>(this);
   private readonly sessionStates = new Map<ToolSession, StoreController<ToolSessionState>>();

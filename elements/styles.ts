@@ -7,7 +7,9 @@
 import { css } from 'lit';
 
 /**
- * The defaults behind the `--ai-ops-*` custom properties, and the reset the elements share.
+ * The defaults behind the `--ai-ops-*` custom properties the switch uses, and the reset the
+ * elements share. The log's and the dialog's further properties are in `panelTokens` (elements/panel-styles.ts), which
+ * loads with them on the first switch-on rather than with the page (PKG-4).
  * @example
  * // a host page
  * ai-ops-switch, ai-ops-confirm, ai-ops-log { --ai-ops-accent: #7c3aed; --ai-ops-radius: 2px; }
@@ -15,20 +17,11 @@ import { css } from 'lit';
 export const tokens = css`
   :host {
     --_text: var(--ai-ops-text, #1f2328);
-    --_muted: var(--ai-ops-muted, #5b6169);
-    --_surface: var(--ai-ops-surface, #ffffff);
-    --_subtle: var(--ai-ops-subtle, #f3f4f6);
-    --_border: var(--ai-ops-border, #c9ced6);
     --_accent: var(--ai-ops-accent, #0b57d0);
     --_on-accent: var(--ai-ops-on-accent, #ffffff);
     --_danger: var(--ai-ops-danger, #b3261e);
-    --_on-danger: var(--ai-ops-on-danger, #ffffff);
     --_danger-subtle: var(--ai-ops-danger-subtle, #fce8e6);
     --_danger-text: var(--ai-ops-danger-text, #8c1d18);
-    --_success-subtle: var(--ai-ops-success-subtle, #e6f4ea);
-    --_success-text: var(--ai-ops-success-text, #0d652d);
-    --_neutral-subtle: var(--ai-ops-neutral-subtle, #eceff1);
-    --_neutral-text: var(--ai-ops-neutral-text, #3c4043);
     --_radius: var(--ai-ops-radius, 6px);
     --_focus: var(--ai-ops-focus-ring, 2px solid var(--_accent));
     font-family: var(--ai-ops-font, system-ui, sans-serif);
@@ -44,8 +37,5 @@ export const tokens = css`
   :focus-visible {
     outline: var(--_focus);
     outline-offset: 2px;
-  }
-  pre, code {
-    font-family: var(--ai-ops-mono-font, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
   }
 `;

@@ -11,7 +11,8 @@ export { createPermissionStore, permissionKey, parseStoredPermission, PERMISSION
 export type { PermissionStore, PermissionState, StoredPermission } from './permission-store.js';
 export { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from './confirmation-queue.js';
 export type { ConfirmationAnswer, ConfirmationRequestInit } from './confirmation-queue.js';
-export { createOperationLog, statusOf, LOG_LIMIT } from './operation-log.js';
+export { createOperationLog, LOG_LIMIT } from './operation-log.js';
+export { describeCall, statusOf } from './log-entry.js';
 export { createDomScriptLoader } from './script-loader.js';
 export type { ScriptLoader } from './script-loader.js';
 export { installToolsChangedShim, toCallToolResult } from './model-context.js';

@@ -7,8 +7,8 @@
  * @module
  */
 import { createStore, type ReadableStore } from './store.js';
-import { describeError, type ErrorCode, type OperationResult } from './result.js';
-import { DETAIL_CHARS, formatValue, summarizeArgs, summarizeResult, type CutText } from './log-text.js';
+import type { ErrorCode, OperationResult } from './result.js';
+import type { CutText } from './log-text.js';
 
 /** How many entries the log keeps (LOG-7). */
 export const LOG_LIMIT = 200;
@@ -36,7 +36,10 @@ export interface LogEntry {
   readonly resultSummary: CutText;
 }
 
-/** What a settled call hands to {@link OperationLog.add}; nothing of it is kept but its texts. */
+/** A row before the log numbers it: what {@link describeCall} (src/log-entry.ts) makes of a call. */
+export type LogRow = Omit<LogEntry, 'id'>;
+
+/** A settled call as the session hands it to {@link describeCall}; nothing of it is kept but its texts. */
 export interface SettledCall {
   /** Epoch ms when the result settled. */
   readonly time: number;
@@ -50,41 +53,20 @@ export interface SettledCall {
 
 /** The log store. */
 export interface OperationLog extends ReadableStore<{ readonly entries: readonly LogEntry[] }> {
-  /** Adds one settled call at the end (LOG-5), keeping only its texts (SAFE-8). */
-  add(call: SettledCall): LogEntry;
+  /**
+   * Adds one settled call's row at the end (LOG-5). The row holds texts only (SAFE-8): the session
+   * writes it with `describeCall`, which loads with the call path, not with the page.
+   */
+  add(row: LogRow): LogEntry;
   clear(): void;
 }
-
-/**
- * The status a result shows as (LOG-3).
- * @example statusOf(fail('declined', 'no')) // 'declined'
- */
-export function statusOf(result: OperationResult): LogStatus {
-  if (result.ok) return 'success';
-  return result.error.code === 'declined' ? 'declined' : 'failure';
-}
-
-/**
- * A copy of `text` that shares no memory with the value it was cut from. V8 represents a slice
- * of a long string as a view that keeps the whole original alive; a 10,000-character view into a
- * 1 MB file would retain the megabyte. Parsing a JSON string literal always allocates a new one.
- */
-const detach = (cut: CutText): CutText => ({ text: JSON.parse(JSON.stringify(cut.text)) as string, truncated: cut.truncated });
-
-/** Formats a value for the log; a value that throws while read (a getter, a toJSON) says so. */
-const written = (format: () => CutText): CutText => {
-  try {
-    return detach(format());
-  } catch (error) {
-    return { text: `[could not be read: ${describeError(error)}]`, truncated: false };
-  }
-};
 
 /**
  * Creates a log.
  * @example
  * const log = createOperationLog();
  * log.subscribe(() => render(log.getState().entries));
+ * log.add(describeCall({ time: Date.now(), tool: 'sql', name: 'sql_read_query', args: {}, result }));
  */
 export function createOperationLog(options: { limit?: number } = {}): OperationLog {
   const { limit = LOG_LIMIT } = options;
@@ -94,19 +76,8 @@ export function createOperationLog(options: { limit?: number } = {}): OperationL
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    add({ time, tool, name, args, result }) {
-      const entry: LogEntry = Object.freeze({
-        id: nextId++,
-        time,
-        tool: String(tool),
-        name: String(name),
-        status: statusOf(result),
-        code: result.ok ? null : result.error.code,
-        args: written(() => formatValue(args, DETAIL_CHARS)),
-        result: written(() => formatValue(result, DETAIL_CHARS)),
-        argsSummary: written(() => summarizeArgs(args)),
-        resultSummary: written(() => summarizeResult(result)),
-      });
+    add(row) {
+      const entry: LogEntry = Object.freeze({ ...row, id: nextId++ });
       const entries = [...store.getState().entries, entry];
       store.setState({ entries: entries.length > limit ? entries.slice(entries.length - limit) : entries });
       return entry;

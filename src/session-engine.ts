@@ -10,6 +10,7 @@ import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
 import { toCallToolResult, type ModelContextLike } from './model-context.js';
+import { describeCall } from './log-entry.js';
 import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import type { OperationResult } from './result.js';
@@ -53,7 +54,7 @@ export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
         return answer.done;
       },
     }, { signal });
-    log.add({ time: clock.now(), tool, name, args: input, result });
+    log.add(describeCall({ time: clock.now(), tool, name, args: input, result }));
     return { result, json };
   };
 

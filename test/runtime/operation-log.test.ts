@@ -1,12 +1,13 @@
 import { expect } from '@open-wc/testing';
-import { createOperationLog, LOG_LIMIT, statusOf } from '../../src/operation-log.js';
+import { createOperationLog, LOG_LIMIT } from '../../src/operation-log.js';
+import { describeCall, statusOf } from '../../src/log-entry.js';
 import { fail, succeed } from '../../src/result.js';
 
 describe('operation log', () => {
   it('[LOG-7] keeps 200 entries in memory, dropping the oldest, and writes no storage', () => {
     const before = { local: localStorage.length, session: sessionStorage.length };
     const log = createOperationLog();
-    for (let i = 0; i < 205; i++) log.add({ time: i, tool: 't', name: `t_${i}`, args: { i }, result: succeed() });
+    for (let i = 0; i < 205; i++) log.add(describeCall({ time: i, tool: 't', name: `t_${i}`, args: { i }, result: succeed() }));
     const { entries } = log.getState();
     expect(LOG_LIMIT).to.equal(200);
     expect(entries).to.have.length(200);
@@ -26,9 +27,9 @@ describe('operation log', () => {
   it('[LOG-5] new entries are added at the end with a new snapshot', () => {
     const log = createOperationLog();
     const before = log.getState();
-    log.add({ time: 1, tool: 't', name: 't_a', args: {}, result: succeed() });
+    log.add(describeCall({ time: 1, tool: 't', name: 't_a', args: {}, result: succeed() }));
     expect(log.getState()).not.to.equal(before);
-    log.add({ time: 2, tool: 't', name: 't_b', args: {}, result: succeed() });
+    log.add(describeCall({ time: 2, tool: 't', name: 't_b', args: {}, result: succeed() }));
     expect(log.getState().entries.map((e) => e.name)).to.deep.equal(['t_a', 't_b']);
     log.clear();
     expect(log.getState().entries).to.have.length(0);
@@ -57,7 +58,7 @@ describe('operation log memory', () => {
       const args = { path: `file-${i}.txt`, text: 'a'.repeat(1 << 20) };
       const result = succeed({ contents: `${i}`.padEnd(1 << 20, 'b') });
       kept.push(args, result);
-      log.add({ time: i, tool: 't', name: 't_read', args, result });
+      log.add(describeCall({ time: i, tool: 't', name: 't_read', args, result }));
     }
     const { objects, chars } = reachable(log.getState());
     // Per row at most: arguments and result (10,000 each), their summaries (80 each), the names.
@@ -74,7 +75,7 @@ describe('operation log memory', () => {
   it('[SAFE-8] a value that cannot be read (a throwing getter) is logged as such; the call is not broken', () => {
     const log = createOperationLog();
     const args = { get path(): string { throw new Error('no access'); } };
-    const entry = log.add({ time: 1, tool: 't', name: 't_read', args, result: fail('invalid_input', 'bad path') });
+    const entry = log.add(describeCall({ time: 1, tool: 't', name: 't_read', args, result: fail('invalid_input', 'bad path') }));
     expect(entry.args.text).to.contain('no access');
     expect(entry).to.include({ status: 'failure', code: 'invalid_input' });
     expect(entry.resultSummary.text).to.equal('invalid_input: bad path');
