@@ -200,6 +200,7 @@ const PINNED = [
   './internals createPermissionStore',
   './internals createRelayConnector',
   './internals createToolSession',
+  './internals describeCall',
   './internals installToolsChangedShim',
   './internals isValidName',
   './internals parseStoredPermission',
