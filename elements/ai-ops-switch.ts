@@ -116,6 +116,13 @@ export class AiOpsSwitch extends AiOpsElement {
   /** The tool whose switch this is, e.g. `sql`: the name given to `provideOperations`. */
   tool = '';
 
+  /**
+   * Called whenever a switch renders its tool on or starting; `elements/define.js` loads the log
+   * and the dialog on the first call (PKG-4).
+   * @internal
+   */
+  static onActive: (() => void) | null = null;
+
   // No decorators here: their modules would load with the switch while every switch is off (PKG-4).
   static override properties: PropertyDeclarations = { tool: { reflect: true } };
 
@@ -137,6 +144,7 @@ export class AiOpsSwitch extends AiOpsElement {
     this.session.setStore(this.current);
     const state = this.session.value;
     this.hidden = !state || this.runtime.embedded || state.embedded;
+    if (this.on && !this.hidden) AiOpsSwitch.onActive?.();
   }
 
   protected override render() {

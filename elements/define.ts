@@ -5,7 +5,6 @@
  * neither (PKG-4). Defining twice (two bundles, hot reload) is a no-op instead of an error.
  * @module
  */
-import type { AiOps } from '../src/runtime.js';
 import { AiOpsSwitch } from './ai-ops-switch.js';
 
 /** The tags defined on demand, each with the import that brings its class. */
@@ -40,41 +39,12 @@ export function loadAiOpsElements(registry: CustomElementRegistry = customElemen
 }
 
 const pending = new Set<CustomElementRegistry>();
-const watched = new WeakSet<AiOps>();
 
-/** Loads the on-demand elements of every waiting registry once `runtime` has a switch on or starting. */
-function watch(runtime: AiOps): void {
-  if (watched.has(runtime)) return;
-  watched.add(runtime);
-  const stops: (() => void)[] = [];
-  const followed = new WeakSet<object>();
-  const check = () => {
-    if (pending.size === 0) return;
-    for (const session of runtime.sessions.getState()) {
-      if (followed.has(session)) continue;
-      followed.add(session);
-      stops.push(session.subscribe(check));
-    }
-    if (!runtime.anyOn()) return;
-    for (const registry of pending) void loadAiOpsElements(registry);
-    pending.clear();
-    for (const stop of stops.splice(0)) stop();
-    watched.delete(runtime);
-  };
-  stops.push(runtime.sessions.subscribe(check));
-  check();
-}
-
-// A switch resolves its runtime (context, `aiOps` property or the default) before each render;
-// that is where the runtimes of the page are found, without creating the default one early.
-AiOpsSwitch.addInitializer((element) => {
-  element.addController({
-    hostUpdate: () => {
-      const { runtime } = element as unknown as { runtime?: AiOps };
-      if (runtime && pending.size > 0) watch(runtime);
-    },
-  });
-});
+// A switch says when it first shows its tool on or starting: the log and the dialog load then.
+AiOpsSwitch.onActive = () => {
+  for (const registry of pending) void loadAiOpsElements(registry);
+  pending.clear();
+};
 
 /**
  * Defines `<ai-ops-switch>` in `registry` now and `<ai-ops-confirm>`/`<ai-ops-log>` when a switch's
