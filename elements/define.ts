@@ -1,6 +1,6 @@
 /**
  * The one place the ai-ops elements are defined. Importing this module defines `<ai-ops-switch>` at
- * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch's tool first turns on: neither
+ * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch on the page first shows its tool on: neither
  * renders anything while every switch is off (LOG-1), so a page whose switches are all off loads
  * neither (PKG-4). Defining twice (two bundles, hot reload) is a no-op instead of an error.
  * @module
