@@ -8,7 +8,7 @@
  * @module
  */
 import type { AnyOperationDefinition, CallContext, ConfirmationContent } from './definition.js';
-import { ErrorCode, describeError, fail, isFailure, serialize, type OperationFailure, type OperationResult } from './result.js';
+import { ErrorCode, describeError, fail, isFailure, isSuccess, type OperationFailure, type OperationResult } from './result.js';
 import { compileInputValidator } from './validation.js';
 
 /** What a call needs from its surroundings. */
@@ -114,5 +114,23 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     }
   } catch (error) {
     return fail(ErrorCode.failed, describeError(error));
+  }
+}
+
+/**
+ * Serialises an envelope. A result that is not an envelope, or cannot be serialised
+ * (cycles, BigInt), becomes `failed`, so a caller always receives a JSON envelope (RES-1). It lives
+ * with the call path, which loads on the first switch-on, not with the page (PKG-4).
+ * @example serialize(succeed({ id: 'a' })).json // '{"id":"a","ok":true}'
+ */
+export function serialize(value: unknown): { result: OperationResult; json: string } {
+  const result: OperationResult = isSuccess(value) || isFailure(value)
+    ? value
+    : fail(ErrorCode.failed, 'the operation returned something that is not a result envelope');
+  try {
+    return { result, json: JSON.stringify(result) };
+  } catch (error) {
+    const failure = fail(ErrorCode.failed, `the result could not be serialised: ${describeError(error)}`);
+    return { result: failure, json: JSON.stringify(failure) };
   }
 }

@@ -20,6 +20,6 @@ export { createRelayConnector } from './relay-connection.js';
 export type { CallToolResult, ModelContextLike, ModelContextTool } from './model-context.js';
 export { systemClock } from './clock.js';
 export { isValidName } from './definition.js';
-export { serialize } from './result.js';
+export { serialize } from './call.js';
 // The call path itself is loaded on demand by the sessions: import it from 'ai-ops/call'.
 export type { CallHooks, CallOptions, CompiledOperation, CallOutcome } from './call.js';

@@ -2,6 +2,9 @@
  * Size and time limits shared by the operations (IN-4, IN-5, NODE-5, GO-6, FILE-3).
  * @module
  */
+// utf8ByteLength is in a module of its own: the call path's validator needs it and nothing else of
+// the limits, so the limits stay in the page's entry file and only this is shared (PKG-4).
+export { utf8ByteLength } from './utf8.js';
 
 /** 1 MB of UTF-8: the cap on `markdown`, `xml`, `cells`, `contents` and `sql` (IN-4). */
 export const MAX_TEXT_BYTES = 1024 * 1024;
@@ -13,28 +16,6 @@ export const MAX_LIST_ENTRIES = 1000;
 export const MAX_SQL_ROWS = 200;
 /** Bounds and default of `timeoutMs` (IN-5). */
 export const TIMEOUT_MS = { minimum: 1000, maximum: 120_000, default: 30_000 } as const;
-
-/**
- * UTF-8 length of a string in bytes, counted without allocating. A lone surrogate counts 3 bytes
- * (what TextEncoder writes for U+FFFD).
- * @example utf8ByteLength('あ') // 3
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 /**
  * The JSON Schema of a UTF-8 text field capped at {@link MAX_TEXT_BYTES}. `maxBytes` is read by the

@@ -75,20 +75,3 @@ export function describeError(error: unknown): string {
     return String(error);
   }
 }
-
-/**
- * Serialises an envelope. A result that is not an envelope, or cannot be serialised
- * (cycles, BigInt), becomes `failed`, so a caller always receives a JSON envelope (RES-1).
- * @example serialize(succeed({ id: 'a' })).json // '{"id":"a","ok":true}'
- */
-export function serialize(value: unknown): { result: OperationResult; json: string } {
-  const result: OperationResult = isSuccess(value) || isFailure(value)
-    ? value
-    : fail(ErrorCode.failed, 'the operation returned something that is not a result envelope');
-  try {
-    return { result, json: JSON.stringify(result) };
-  } catch (error) {
-    const failure = fail(ErrorCode.failed, `the result could not be serialised: ${describeError(error)}`);
-    return { result: failure, json: JSON.stringify(failure) };
-  }
-}

@@ -133,6 +133,7 @@ const PINNED = [
   './call CompiledOperation',
   './call compileOperation',
   './call runCall',
+  './call serialize',
   './conformance ConformanceCase',
   './conformance ConformanceError',
   './conformance ConformanceExpectation',

@@ -1,5 +1,5 @@
 // PKG-4: while every switch is off, a page loads at most 12 KB (min+gzip) of ai-ops and Lit. Not
-// met yet: today's build loads 12.2 KB (README, Development). This test holds the line there —
+// met yet: today's build loads 12.1 KB (README, Development). This test holds the line there —
 // no log or dialog code, and no growth past SWITCH_OFF_CEILING — and prints how far from the budget
 // the build is and where the bytes come from. The in-browser view of the same (no vendor file, no log or dialog code before the click) is in
 // test/consumers/package.test.mjs and test/elements/define-on-demand.test.ts.
