@@ -279,9 +279,13 @@ export function isLoopback(url) {
 
 /**
  * Calls an operation in `target` (a page or frame) as an agent on that page would, through
- * `navigator.modelContextTesting.executeTool`; answers the envelope's fields plus `isError`.
+ * `navigator.modelContextTesting.executeTool`; answers the envelope's fields plus `isError`. A page
+ * that loads with its switch stored on registers a moment after it shows (the polyfill and, with
+ * the browser's own WebMCP, ai-ops's testing surface load first), so the call waits until the
+ * operation is listed, as an agent would see it.
  */
 export async function callInPage(target, name, args = {}) {
+  await target.waitForFunction((n) => navigator.modelContextTesting?.listTools().some((t) => t.name === n), name, { timeout: 15_000 });
   const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
   const result = JSON.parse(text);
   return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
