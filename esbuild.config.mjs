@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { copyVendor } from './scripts/vendor.mjs';
+import { cssLiteralsPlugin } from './scripts/css-literals.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const site = join(root, 'dist/site');
@@ -31,6 +32,7 @@ export const browserOptions = {
   legalComments: 'none',
   logLevel: 'warning',
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+  plugins: production ? [cssLiteralsPlugin()] : [],
 };
 
 /**

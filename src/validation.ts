@@ -6,7 +6,7 @@
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
 import type { InputSchema } from './definition.js';
-import { utf8ByteLength } from './utf8.js';
+import { utf8ByteLength } from './definition.js';
 import { ErrorCode, fail, type OperationFailure } from './result.js';
 
 /** Keywords whose violation means "over a limit" (`too_large`) rather than "malformed". */
