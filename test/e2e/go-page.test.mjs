@@ -357,6 +357,8 @@ test('[GO-7] while a user\'s button run is running, go_run answers not_ready; �
 test('[GO-9] the user\'s 停止 during an agent\'s go_run answers declined saying the user stopped it, with the output so far', async () => {
   await writeMain('func main() {\n\tfmt.Println("busy")\n\tfor {\n\t}\n}');
   const running = startCall(page, 'go_run', { timeoutMs: 60_000 });
+  // The pane still shows the previous test's "busy": wait for this run to start (which clears it).
+  await page.locator('#run-button[aria-busy="true"]').waitFor();
   await waitFor(async () => (await paneText()) === 'busy\n', 10_000, 'the output of the running program in the pane');
   await page.getByRole('button', { name: '停止' }).click();
   const result = await running.result;
