@@ -9,7 +9,8 @@ const MB = 1024 * 1024;
 export async function run({ demo, browser }) {
   const page = await browser.context.newPage();
   await page.goto(`${demo.origin}/sample/`);
-  await page.waitForFunction(() => customElements.get('ai-ops-log') !== undefined);
+  // The page's switches are off, so the log's element is not defined yet (PKG-4): define it now.
+  await page.evaluate(async () => (await import('/ai-ops/ai-ops.js')).loadAiOpsElements());
   const cdp = await browser.context.newCDPSession(page);
   const heapAfterGc = async () => {
     // Several passes: the first may only promote what the second frees.
