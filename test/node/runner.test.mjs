@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../demo/server/serve.mjs';
-import { descendantsOf } from './sandbox-harness.mjs';
+import { descendantsOf, isGone } from './sandbox-harness.mjs';
 
 let root;
 let server;
@@ -108,20 +108,6 @@ async function run(command, args = [], name) {
   assert.ok(exit, `no exit line: ${JSON.stringify(lines).slice(0, 500)}`);
   const outputs = lines.filter((l) => l.type === 'output');
   return { exitCode: exit.process.exitCode, output: stream.outputOf(lines), firstOffset: outputs[0]?.offset ?? 0, info: exit.process, started: started.process };
-}
-
-function isGone(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === 'ESRCH';
-  }
-  // A zombie has exited and only waits for its parent (init) to reap it.
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
 }
 
 describe('runner: who may call it', () => {

@@ -10,20 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../demo/server/serve.mjs';
-import { descendantsOf, isGone, runnerClient } from './sandbox-harness.mjs';
+import { descendantsOf, isGone, manualTimers, runnerClient } from './sandbox-harness.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Timers the test fires by hand: the runner's wall-clock limit is time, not a wait. */
-function manualTimers() {
-  const pending = new Map();
-  let next = 1;
-  return {
-    setTimeout(callback, ms) { const id = next++; pending.set(id, { callback, ms }); return id; },
-    clearTimeout(id) { pending.delete(id); },
-    fire(ms) { for (const [id, t] of [...pending]) if (t.ms === ms) { pending.delete(id); t.callback(); } },
-  };
-}
 
 // Small bounds, so an attack ends quickly and cannot hurt the shared machine.
 const LIMITS = {

@@ -121,3 +121,16 @@ export function isGone(pid) {
     return true;
   }
 }
+
+/** Timers a test fires by hand: the runner's wall-clock limit is time, not a wait. */
+export function manualTimers() {
+  const pending = new Map();
+  let next = 1;
+  return {
+    setTimeout(callback, ms) { const id = next++; pending.set(id, { callback, ms }); return id; },
+    clearTimeout(id) { pending.delete(id); },
+    /** Runs every pending timer of `ms` milliseconds. */
+    fire(ms) { for (const [id, t] of [...pending]) if (t.ms === ms) { pending.delete(id); t.callback(); } },
+    count(ms) { return [...pending.values()].filter((t) => t.ms === ms).length; },
+  };
+}
