@@ -1,4 +1,4 @@
-// The demo server's static side and its request checks (demo/server/serve.mjs).
+// The demo server's static side and its request checks (playground/server/serve.mjs).
 // Run: node --test test/node/server.test.mjs
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOKEN_PLACEHOLDER, startServer } from '../../demo/server/serve.mjs';
+import { TOKEN_PLACEHOLDER, startServer } from '../../playground/server/serve.mjs';
 
 /** Raw HTTP request (no URL normalisation, any Host header). */
 function send(port, { method = 'GET', path = '/', headers = {}, body } = {}) {
