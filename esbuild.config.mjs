@@ -90,6 +90,13 @@ async function buildPlayground({ only }) {
     plugins: [...browserOptions.plugins, packageEntries()],
   });
   await cp(appDocument, join(site, 'index.html'));
+  // Every route loads directly, also after a build of only some tools: the app document is copied
+  // to each tool path the app renders itself.
+  for (const name of TOOL_NAMES) {
+    if (!existsSync(join(app, name, 'page.tsx'))) continue;
+    await mkdir(join(site, name), { recursive: true });
+    await cp(appDocument, join(site, name, 'index.html'));
+  }
   await mkdir(join(site, 'shared'), { recursive: true });
   for (const name of await readdir(join(app, 'shared'))) {
     if (name.endsWith('.css')) await cp(join(app, 'shared', name), join(site, 'shared', name));
@@ -102,8 +109,6 @@ async function buildPlayground({ only }) {
     const folder = inApp || !existsSync(join(root, 'demo', name)) ? join(app, name) : join(root, 'demo', name);
     if (!(await stat(folder).catch(() => undefined))?.isDirectory()) continue;
     if (inApp) {
-      await mkdir(outdir, { recursive: true });
-      await cp(appDocument, join(outdir, 'index.html'));
       for (const file of await readdir(folder)) {
         if (file.endsWith('.css')) await cp(join(folder, file), join(outdir, file));
       }
