@@ -16,7 +16,7 @@
 // `build({ esbuild, browserOptions, outdir, root, production })` for its static assets (engines);
 // a tool not yet in the app is still built from demo/<tool>/ as its own document.
 import * as esbuild from 'esbuild';
-import { cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,6 +68,9 @@ export async function buildAll({ only, lib = false } = {}) {
   await buildPlayground({ only });
 }
 
+/** The app build's esbuild metafile (outputs by path relative to the repo, with their inputs). */
+export const APP_METAFILE = join(root, 'dist/app-metafile.json');
+
 /** The six tool folders of the playground. */
 export const TOOL_NAMES = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'];
 
@@ -80,15 +83,19 @@ async function buildPlayground({ only }) {
   const app = join(root, 'playground');
   const appDocument = join(app, 'index.html');
   await rm(join(site, 'app/chunks'), { recursive: true, force: true });
-  await esbuild.build({
+  const { metafile } = await esbuild.build({
     ...browserOptions,
     entryPoints: { main: join(app, 'app/main.tsx') },
     outdir: join(site, 'app'),
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     jsx: 'automatic',
+    metafile: true,
     plugins: [...browserOptions.plugins, packageEntries()],
   });
+  // Which sources each chunk holds, beside the site rather than in it (not served): the tests and
+  // the bench attribute a page's requested bytes to ai-ops, Lit, React or an engine with it.
+  await writeFile(APP_METAFILE, JSON.stringify(metafile));
   await cp(appDocument, join(site, 'index.html'));
   // Every route loads directly, also after a build of only some tools: the app document is copied
   // to each tool path the app renders itself.
