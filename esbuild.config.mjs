@@ -80,6 +80,14 @@ async function buildPlayground({ only }) {
   const app = join(root, 'playground');
   const appDocument = join(app, 'index.html');
   await rm(join(site, 'app/chunks'), { recursive: true, force: true });
+  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
+  const pagePlugins = [];
+  for (const name of TOOL_NAMES) {
+    const script = join(app, name, 'build.mjs');
+    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
+    const mod = await import(pathToFileURL(script).href);
+    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
+  }
   await esbuild.build({
     ...browserOptions,
     entryPoints: { main: join(app, 'app/main.tsx') },
@@ -87,7 +95,7 @@ async function buildPlayground({ only }) {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     jsx: 'automatic',
-    plugins: [...browserOptions.plugins, packageEntries()],
+    plugins: [...browserOptions.plugins, packageEntries(), ...pagePlugins],
   });
   await cp(appDocument, join(site, 'index.html'));
   await mkdir(join(site, 'shared'), { recursive: true });

@@ -1,7 +1,8 @@
 /**
- * Tells Excalidraw where its fonts are: beside this page (build.mjs copies them to `fonts/`), never
- * a CDN. Excalidraw reads the value when it first registers its fonts (when the component mounts),
- * so setting it from a module the page imports before rendering is early enough.
+ * Tells Excalidraw where its fonts are: /excalidraw/ on this origin (the page's build.mjs copies
+ * them to /excalidraw/fonts/), never a CDN. Excalidraw reads the value when it first registers its
+ * fonts (when the component mounts), so setting it when the page boots is early enough. An
+ * absolute path, not one relative to the document: in the routed app the document's URL changes.
  * @module
  */
 declare global {
@@ -11,13 +12,15 @@ declare global {
   }
 }
 
+/** Where the page's build puts Excalidraw's fonts. */
+export const EXCALIDRAW_ASSETS = '/excalidraw/';
+
 /**
- * Sets `window.EXCALIDRAW_ASSET_PATH` to this page's folder and returns it. A function the page
- * calls, not a bare import: the package's `sideEffects` list lets bundlers drop bare imports.
+ * Sets `window.EXCALIDRAW_ASSET_PATH` to /excalidraw/ on this origin and returns it.
  * @example setLocalExcalidrawAssetPath() // 'http://127.0.0.1:8000/excalidraw/'
  */
 export function setLocalExcalidrawAssetPath(): string {
-  const path = new URL('./', location.href).href;
+  const path = new URL(EXCALIDRAW_ASSETS, location.href).href;
   window.EXCALIDRAW_ASSET_PATH = path;
   return path;
 }

@@ -1,8 +1,11 @@
 /**
- * The saved drawings of the Excalidraw page, in IndexedDB: one record per drawing, keyed by its id
- * (the page's `?doc=`). No Excalidraw import: the elements are stored as Excalidraw gives them.
+ * The saved drawings of the Excalidraw page, in IndexedDB (through the playground's one helper,
+ * playground/shared/idb.ts): one record per drawing, keyed by its id (the page's `?doc=`). The
+ * database and store names are the ones the page always used, so saved drawings still open. No
+ * Excalidraw import: the elements are stored as Excalidraw gives them.
  * @module
  */
+import { openRecordStore } from '../shared/idb.js';
 
 /** The database and its one object store. */
 export const DB_NAME = 'ai-ops-excalidraw';
@@ -21,37 +24,14 @@ export interface DrawingRecord {
   updatedAt: number;
 }
 
-let opening: Promise<IDBDatabase> | null = null;
-
-function open(): Promise<IDBDatabase> {
-  opening ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'id' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
-  });
-  return opening;
-}
-
-function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  return open().then(
-    (db) =>
-      new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const request = work(tx.objectStore(STORE));
-        tx.oncomplete = () => resolve(request.result);
-        tx.onerror = () => reject(tx.error ?? request.error ?? new Error('IndexedDB transaction failed'));
-        tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-      }),
-  );
-}
+const drawings = openRecordStore<DrawingRecord>(DB_NAME, { storeName: STORE });
 
 /** The drawing with this id, or undefined. */
 export function loadDrawing(id: string): Promise<DrawingRecord | undefined> {
-  return run('readonly', (store) => store.get(id) as IDBRequest<DrawingRecord | undefined>);
+  return drawings.get(id);
 }
 
 /** Writes (replaces) a drawing. */
-export async function saveDrawing(record: DrawingRecord): Promise<void> {
-  await run('readwrite', (store) => store.put(record));
+export function saveDrawing(record: DrawingRecord): Promise<void> {
+  return drawings.put(record);
 }
