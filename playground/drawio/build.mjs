@@ -1,24 +1,15 @@
-// Builds the draw.io page into <outdir> (called by esbuild.config.mjs):
-//   main.js            the page (demo/drawio/main.ts): maxGraph, the runtime, the elements, the operations
-//   index.html         the page shell; drawio.css its layout
+// The draw.io page's static files, in <outdir> (/drawio/; called by esbuild.config.mjs). The page's
+// code (maxGraph included) is a chunk of the app; esbuild.config.mjs copies drawio.css.
 //   maxgraph/          maxGraph's own stylesheet and images, served from this origin (the preview
 //                      points Client.imageBasePath here, so nothing is fetched from elsewhere)
-import { cp, mkdir } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * @param {{ esbuild: typeof import('esbuild'), browserOptions: import('esbuild').BuildOptions,
- *   outdir: string, root: string, production: boolean }} options
+ * @param {{ outdir: string, root: string }} options
  */
-export async function build({ esbuild, browserOptions, outdir, root }) {
-  await mkdir(outdir, { recursive: true });
-  await esbuild.build({
-    ...browserOptions,
-    entryPoints: { main: join(root, 'demo/drawio/main.ts') },
-    outdir,
-  });
-  for (const file of ['index.html', 'drawio.css']) await cp(join(root, 'demo/drawio', file), join(outdir, file));
+export async function build({ outdir, root }) {
   const maxgraph = dirname(createRequire(join(root, 'package.json')).resolve('@maxgraph/core/package.json'));
   await cp(join(maxgraph, 'css/common.css'), join(outdir, 'maxgraph/common.css'));
   await cp(join(maxgraph, 'images'), join(outdir, 'maxgraph/images'), { recursive: true });
