@@ -83,6 +83,14 @@ async function buildPlayground({ only }) {
   const app = join(root, 'playground');
   const appDocument = join(app, 'index.html');
   await rm(join(site, 'app/chunks'), { recursive: true, force: true });
+  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
+  const pagePlugins = [];
+  for (const name of TOOL_NAMES) {
+    const script = join(app, name, 'build.mjs');
+    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
+    const mod = await import(pathToFileURL(script).href);
+    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
+  }
   const { metafile } = await esbuild.build({
     ...browserOptions,
     entryPoints: { main: join(app, 'app/main.tsx') },
@@ -91,7 +99,7 @@ async function buildPlayground({ only }) {
     chunkNames: 'chunks/[name]-[hash]',
     jsx: 'automatic',
     metafile: true,
-    plugins: [...browserOptions.plugins, packageEntries()],
+    plugins: [...browserOptions.plugins, packageEntries(), ...pagePlugins],
   });
   // Which sources each chunk holds, beside the site rather than in it (not served): the tests and
   // the bench attribute a page's requested bytes to ai-ops, Lit, React or an engine with it.

@@ -9,12 +9,12 @@ import { provideOperations } from '../../src/index.js';
 import type { SlidesToolAdapter } from '../../tools/slides/adapter.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import type { OpenDocument } from '../../tools/shared.js';
-import { createDocumentState, type DocumentChange, type TextDocument } from '../shared/document-state.js';
-import type { ChangeSource } from '../shared/history.js';
+import { createDocumentState, type DocumentChange, type TextDocument } from '../../playground/shared/document-state.js';
+import type { ChangeSource } from '../../playground/shared/history.js';
 import { defaultTheme, renderDeck, themeNames, withTheme } from './marp.js';
 import { WELCOME_MARKDOWN, WELCOME_NAME, newDeckMarkdown } from './sample.js';
 
-export { WELCOME_ID } from '../shared/document-state.js';
+export { WELCOME_ID } from '../../playground/shared/document-state.js';
 
 /** A saved deck. The theme lives in the Markdown's `theme` directive, as Marp users write it. */
 export type Deck = TextDocument<'markdown'>;

@@ -5,7 +5,7 @@
 // Build first: node esbuild.config.mjs excalidraw
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call, logRows, showLog } from './harness.mjs';
 
 const TOOL_NAMES = ['excalidraw_add_elements', 'excalidraw_clear', 'excalidraw_read', 'excalidraw_update_element'];
 const FIELDS = ['backgroundColor', 'height', 'id', 'strokeColor', 'text', 'type', 'width', 'x', 'y'];
@@ -384,6 +384,28 @@ test('the drawing survives a reload (saved in IndexedDB)', async () => {
   await waitForTools(page);
   const after = await readWhenReady(page);
   assert.deepEqual(after.elements, before);
+});
+
+test('[APP-1] leaving the page by the app\'s own links and coming back: the drawing (a change made just before leaving included) and the log rows are still there', async () => {
+  await showLog(page, 'excalidraw');
+  const added = await call(page, 'excalidraw_add_elements', { elements: [{ type: 'diamond', id: 'before-leaving', x: 700, y: 500 }] });
+  assert.equal(added.ok, true);
+  const before = (await call(page, 'excalidraw_read', {})).elements;
+  const rows = await logRows(page, 'excalidraw').count();
+  assert.ok(rows > 0);
+  // Straight away, before the debounced save: unmounting the canvas saves the scene.
+  const documentId = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  await page.locator('header.page-header a.home').click();
+  await page.locator('.home-page').waitFor();
+  await page.locator('.home-page a[href="/excalidraw/"]').click();
+  await page.locator('canvas.excalidraw__canvas.interactive').waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), documentId, 'the app navigated without loading a document');
+  await waitForTools(page);
+  const after = await readWhenReady(page);
+  assert.deepEqual(after.elements, before);
+  assert.equal(await page.title(), 'ようこそ — excalidraw — ai-ops');
+  await showLog(page, 'excalidraw');
+  assert.ok((await logRows(page, 'excalidraw').count()) >= rows + 1, 'the rows logged before leaving are still shown');
 });
 
 test('every request went to 127.0.0.1 (Excalidraw\'s fonts are served by the page) and no page error was thrown', async () => {

@@ -77,7 +77,7 @@ after(async () => {
 
 test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name is in the title and the preview shows it', async () => {
   assert.equal(await page.title(), 'ようこそ — slides — ai-ops');
-  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), 'ようこそ');
   assert.match(await editor(page).inputValue(), /^---\ntheme: default/);
   await waitFor(async () => (await previewSlides(page).count()) === 3, 5000, 'three slides in the preview');
   assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);

@@ -290,6 +290,8 @@ const PINNED = [
   './tools/drawio drawioInputSchemas',
   './tools/drawio drawioReadSchema',
   './tools/drawio drawioWriteSchema',
+  './tools/drawio inflateDiagramText',
+  './tools/drawio parseXml',
   './tools/excalidraw BACKGROUND_COLOR_PATTERN',
   './tools/excalidraw COLOR_PATTERN',
   './tools/excalidraw ElementPatch',

@@ -1,13 +1,13 @@
-// Builds the Excalidraw page into <outdir> (called by esbuild.config.mjs):
-//   index.html          the page shell
-//   main.js, main.css   the page (React 19 + @excalidraw/excalidraw 0.18.1 + the ai-ops wrappers);
-//                       chunks/ holds what Excalidraw loads on demand (its locales, the subset worker)
+// The Excalidraw page's static files, in <outdir> (/excalidraw/; called by esbuild.config.mjs). The
+// page's code (React 19 + @excalidraw/excalidraw 0.18.1) is a chunk of the app, built with
+// appPlugins() below; what Excalidraw loads on demand (its locales, the subset worker) are chunks too.
+//   excalidraw.css      the page's layout and Excalidraw's own stylesheet (./excalidraw.css imports it)
 //   assets/             the fonts Excalidraw's CSS names (Assistant, the UI font)
 //   fonts/              the fonts Excalidraw loads for the canvas, found through
-//                       window.EXCALIDRAW_ASSET_PATH (set to this page's folder by asset-path.ts);
+//                       window.EXCALIDRAW_ASSET_PATH (set to /excalidraw/ by asset-path.ts);
 //                       Xiaolai (13 MB, CJK hand-drawn) is left out: CJK text falls back to a system font
 // Nothing is fetched from another host: Excalidraw's last-resort font URL (esm.sh) is rewritten to the
-// page's own asset path, and the build fails if that pattern is not found exactly once.
+// page's own asset path, and the app's build fails if that pattern is not found exactly once.
 import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -18,9 +18,9 @@ export const LEFT_OUT_FONTS = ['Xiaolai'];
 /** Excalidraw's CDN fallback for fonts: a static class field holding a template literal. */
 export const CDN_FALLBACK = /`https:\/\/esm\.sh\/\$\{(\w+)\.PKG_NAME\?`\$\{\1\.PKG_NAME\}@\$\{\1\.PKG_VERSION\}`:"@excalidraw\/excalidraw"\}\/dist\/prod\/`/g;
 
-/** What replaces it: the asset path the page set (absolute), else the page's own URL. */
+/** What replaces it: the asset path the page set (absolute), else /excalidraw/ on this origin. */
 export const LOCAL_FALLBACK =
-  '(typeof globalThis.EXCALIDRAW_ASSET_PATH=="string"?globalThis.EXCALIDRAW_ASSET_PATH:globalThis.location.href)';
+  '(typeof globalThis.EXCALIDRAW_ASSET_PATH=="string"?globalThis.EXCALIDRAW_ASSET_PATH:globalThis.location.origin+"/excalidraw/")';
 
 /** The installed package's dist/prod folder. */
 export function excalidrawDist(root) {
@@ -56,31 +56,31 @@ export function localFontFallback() {
   };
 }
 
+/** esbuild plugins the app's build needs for this page's code (esbuild.config.mjs adds them). */
+export function appPlugins() {
+  return [localFontFallback()];
+}
+
 /**
  * @param {{ esbuild: typeof import('esbuild'), browserOptions: import('esbuild').BuildOptions,
  *   outdir: string, root: string, production: boolean }} options
  */
 export async function build({ esbuild, browserOptions, outdir, root }) {
-  const here = join(root, 'demo/excalidraw');
+  const here = join(root, 'playground/excalidraw');
   await mkdir(outdir, { recursive: true });
   const result = await esbuild.build({
     ...browserOptions,
-    entryPoints: { main: join(here, 'main.tsx') },
+    entryPoints: { excalidraw: join(here, 'excalidraw.css') },
     outdir,
-    // Excalidraw's locales and its font-subset worker are dynamic imports: separate files.
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
     assetNames: 'assets/[name]-[hash]',
-    jsx: 'automatic',
-    // Excalidraw's package maps "." to dist/dev or dist/prod by condition; React too, via NODE_ENV.
+    // Excalidraw's package maps its stylesheet to dist/dev or dist/prod by condition.
     conditions: ['production'],
-    define: { ...browserOptions.define, 'process.env.NODE_ENV': '"production"' },
-    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.css': 'css' },
-    plugins: [localFontFallback()],
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
+    plugins: [],
     metafile: true,
     absWorkingDir: root, // metafile paths are relative to this
   });
-  // Chunk names carry content hashes: drop the previous builds' files, after the new ones exist
+  // Asset names carry content hashes: drop the previous builds' files, after the new ones exist
   // (a page loading meanwhile never misses a file).
   const written = new Set(Object.keys(result.metafile.outputs).map((file) => resolve(root, file)));
   for (const folder of ['chunks', 'assets']) {
@@ -94,5 +94,4 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
     recursive: true,
     filter: (path) => !LEFT_OUT_FONTS.some((name) => path === join(fonts, name) || path.startsWith(join(fonts, name) + '/')),
   });
-  await cp(join(here, 'index.html'), join(outdir, 'index.html'));
 }

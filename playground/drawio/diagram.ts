@@ -4,7 +4,7 @@
  * safe to render: nothing in it may fetch from another origin or run script.
  * @module
  */
-import { inflateDiagramText, parseXml } from '../../tools/drawio/xml.js';
+import { inflateDiagramText, parseXml } from 'ai-ops/tools/drawio';
 
 /** The useful part of Chromium's parser error ("…errors:error on line 3 at column 1: … Below is a rendering…"). */
 function parserMessage(message: string): string {

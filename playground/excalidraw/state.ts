@@ -1,8 +1,10 @@
 /**
  * The Excalidraw page's state, outside React (SHAPE-5): the drawing open in the page (`?doc=`,
- * IndexedDB, default `welcome` with a sample), the Excalidraw API once the component has mounted,
- * debounced saving, and the adapter of `tools/excalidraw` — handed to the runtime at module
- * initialisation, so the operations exist before (and whether or not) React renders.
+ * IndexedDB, default `welcome` with a sample), the Excalidraw API while the canvas is mounted,
+ * debounced saving, and the adapter of `tools/excalidraw` — handed to the runtime once, when the
+ * page is first shown ({@link bootExcalidraw}), so the operations exist before Excalidraw has
+ * loaded (they answer `not_ready` meanwhile). The drawing outlives the page's component: leaving
+ * the page by navigation saves it, coming back shows it again.
  * @module
  */
 import { CaptureUpdateAction, convertToExcalidrawElements, hashElementsVersion, newElementWith } from '@excalidraw/excalidraw';
@@ -11,11 +13,12 @@ import type {
   ExcalidrawArrowElement, ExcalidrawElement, ExcalidrawLinearElement, ExcalidrawTextElement, PointBinding,
 } from '@excalidraw/excalidraw/element/types';
 import type { ExcalidrawImperativeAPI } from '@excalidraw/excalidraw/types';
-import { provideOperations } from '../../src/index.js';
-import { createStore, type ReadableStore } from '../../src/store.js';
-import type { OpenDocument } from '../../tools/shared.js';
-import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter } from '../../tools/excalidraw/adapter.js';
-import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';
+import { createStore, provideOperations, type ReadableStore } from 'ai-ops';
+import type { OpenDocument } from 'ai-ops/tools';
+import {
+  createExcalidrawOperations, type ElementPatch, type ElementToAdd, type ExcalidrawElementLike, type ExcalidrawToolAdapter,
+} from 'ai-ops/tools/excalidraw';
+import { documentIdOf } from '../shared/page-params.js';
 import { setLocalExcalidrawAssetPath } from './asset-path.js';
 import { loadDrawing, saveDrawing, type DrawingRecord } from './drawings.js';
 import { BINDING_GAP, absolutePoints, centre, centredAt, midpoint, routeArrow, toLinear, type Box, type Point } from './geometry.js';
@@ -45,8 +48,8 @@ export const SAMPLE_ELEMENTS: readonly ElementToAdd[] = [
 export interface PageState {
   /** `loading`: reading IndexedDB or Excalidraw not initialised yet; `ready`: operations can run. */
   readonly status: 'loading' | 'ready' | 'failed';
-  /** The open drawing as loaded (Excalidraw's initial data); null while reading IndexedDB. */
-  readonly drawing: Pick<DrawingRecord, 'id' | 'name' | 'elements' | 'files'> | null;
+  /** The open drawing; null while reading IndexedDB. Its scene is {@link initialScene}. */
+  readonly drawing: Pick<DrawingRecord, 'id' | 'name'> | null;
   readonly error: string | null;
 }
 
@@ -57,10 +60,12 @@ export const pageState: ReadableStore<PageState> = store;
 
 const update = (patch: Partial<PageState>) => store.setState({ ...store.getState(), ...patch });
 
+/** The longest drawing id kept from `?doc=`. */
+const MAX_DRAWING_ID = 128;
+
 /** The drawing id the URL asks for (`?doc=`), or `welcome`. */
 export function requestedDrawingId(search: string = location.search): string {
-  const id = new URLSearchParams(search).get('doc')?.trim() ?? '';
-  return id === '' ? DEFAULT_DRAWING_ID : id.slice(0, 128);
+  return documentIdOf(search, DEFAULT_DRAWING_ID).slice(0, MAX_DRAWING_ID);
 }
 
 let record: DrawingRecord | null = null;
@@ -74,8 +79,17 @@ let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let savedVersion: number | null = null;
 let saving: Promise<void> = Promise.resolve();
 
-async function openDrawing(): Promise<void> {
-  const id = requestedDrawingId();
+/** The drawing being opened (the last one asked for wins). */
+let opening: string | null = null;
+
+/**
+ * Opens drawing `id` (creating it on first use; `welcome` gets the sample), unless it is open
+ * already. The drawing open before is saved first.
+ */
+export async function openDrawing(id: string): Promise<void> {
+  if (opening === id || (opening === null && record?.id === id)) return;
+  opening = id;
+  await flushSave();
   try {
     let found = await loadDrawing(id);
     if (!found) {
@@ -89,11 +103,24 @@ async function openDrawing(): Promise<void> {
       };
       await saveDrawing(found);
     }
+    if (opening !== id) return;
+    // The canvas showing the previous drawing must not save into this one.
+    setApi(null);
     record = found;
-    update({ drawing: { id: found.id, name: found.name, elements: found.elements, files: found.files } });
+    update({ status: 'loading', error: null, drawing: { id: found.id, name: found.name } });
   } catch (error) {
-    update({ status: 'failed', error: `図を開けません: ${error instanceof Error ? error.message : String(error)}` });
+    if (opening === id) update({ status: 'failed', error: `図を開けません: ${error instanceof Error ? error.message : String(error)}` });
+  } finally {
+    if (opening === id) opening = null;
   }
+}
+
+/**
+ * What Excalidraw starts from when the canvas mounts: the open drawing as last saved or changed
+ * (not as first loaded: the canvas may be mounted again after navigation).
+ */
+export function initialScene(): Pick<DrawingRecord, 'elements' | 'files'> {
+  return { elements: record?.elements ?? [], files: record?.files ?? {} };
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -339,11 +366,20 @@ async function initialise(excalidraw: ExcalidrawImperativeAPI): Promise<void> {
 }
 
 /**
- * Called by the component with Excalidraw's API (its `excalidrawAPI` prop). The operations answer
- * `not_ready` until Excalidraw has loaded the drawing: its first `onChange` comes after that.
+ * Called by the canvas with Excalidraw's API when it mounts; the function returned detaches it
+ * (pending changes are saved first) when it unmounts. The operations answer `not_ready` until
+ * Excalidraw has loaded the drawing: its first `onChange` comes after that.
  */
-export function setExcalidrawApi(next: ExcalidrawImperativeAPI | null): void {
+export function attachExcalidrawApi(next: ExcalidrawImperativeAPI): () => void {
+  setApi(next);
+  return () => {
+    if (api === next) setApi(null);
+  };
+}
+
+function setApi(next: ExcalidrawImperativeAPI | null): void {
   if (next === api) return;
+  if (api) void flushSave();
   stopListening?.();
   stopListening = null;
   api = next;
@@ -364,10 +400,22 @@ export function setExcalidrawApi(next: ExcalidrawImperativeAPI | null): void {
   });
 }
 
-setLocalExcalidrawAssetPath();
-provideOperations('excalidraw', createExcalidrawOperations(excalidrawAdapter));
-void openDrawing();
-addEventListener('pagehide', () => void flushSave());
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') void flushSave();
-});
+let boot: Promise<void> | undefined;
+
+/**
+ * Starts the page once per document (StrictMode's second effect and later visits reuse it): the
+ * font path, the operations, saving when the document is hidden.
+ */
+export function bootExcalidraw(): Promise<void> {
+  boot ??= start();
+  return boot;
+}
+
+async function start(): Promise<void> {
+  setLocalExcalidrawAssetPath();
+  provideOperations('excalidraw', createExcalidrawOperations(excalidrawAdapter));
+  addEventListener('pagehide', () => void flushSave());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') void flushSave();
+  });
+}

@@ -3,6 +3,9 @@
  * page's XML): the document saved in IndexedDB, opened by `?doc=<id>`, its 「元に戻す」 history (the
  * agent's changes included), and change notifications for the UI. Typing is saved shortly after;
  * other changes are saved before they resolve, so an agent's result means the document is stored.
+ * The one store contract: `getState()` is a new snapshot after each change, `subscribe` tells
+ * what changed (React's `useSyncExternalStore` ignores that argument). Pages use this object
+ * itself, not a copy of its members, and the shared document bar reads it.
  * @module
  */
 import { DOCUMENT_ID, newDocumentId, openDocumentStore, type DocumentStore, type SavedDocument } from './documents.js';
@@ -10,6 +13,11 @@ import { createUndoHistory, type ChangeSource } from './history.js';
 
 /** The id a page without `?doc=` opens. */
 export const WELCOME_ID = 'welcome';
+
+/** The document `open(id)` opens: `id` when it is `[A-Za-z0-9_-]{1,64}`, else `welcome`. */
+export function acceptedDocumentId(id: string): string {
+  return DOCUMENT_ID.test(id) ? id : WELCOME_ID;
+}
 
 /** How long typing waits before it is saved. */
 const SAVE_DELAY_MS = 300;
@@ -39,6 +47,21 @@ export interface DocumentStateOptions<K extends string> {
 /** A saved document with its text under `K`. */
 export type TextDocument<K extends string> = SavedDocument & { [P in K]: string };
 
+/** What a page renders from: a new object after every change. */
+export interface DocumentSnapshot<D> {
+  /** The open document (a copy), or null while loading. */
+  readonly document: Readonly<D> | null;
+  /** Why the document could not be opened or saved, if it could not. */
+  readonly error: string | null;
+  /** Whether 「元に戻す」 has something to restore. */
+  readonly canUndo: boolean;
+  /** True when documents are kept across reloads (IndexedDB works). */
+  readonly persistent: boolean;
+}
+
+/** The state of one page's documents, as {@link createDocumentState} makes it. */
+export type DocumentState<K extends string> = ReturnType<typeof createDocumentState<K>>;
+
 /** Creates the state of one page. */
 export function createDocumentState<K extends string>(options: DocumentStateOptions<K>) {
   type Doc = TextDocument<K>;
@@ -46,14 +69,24 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
   let store: DocumentStore<Doc> | null = null;
   let current: Doc | null = null;
   let error: string | null = null;
+  /** The id the last `open` asked for: an older `open` still reading IndexedDB does not win. */
+  let wanted: string | null = null;
   const history = createUndoHistory();
   const listeners = new Set<(change: DocumentChange<K>) => void>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
+  const takeSnapshot = (): DocumentSnapshot<Doc> => ({
+    document: current ? { ...current } : null,
+    error,
+    canUndo: history.size > 0,
+    persistent: store?.persistent ?? true,
+  });
+  let snapshot = takeSnapshot();
   const emit = (change: DocumentChange<K>) => {
+    snapshot = takeSnapshot();
     for (const listener of [...listeners]) listener(change);
   };
-  const getStore = async () => (store ??= await openDocumentStore<Doc>(options.storeName));
+  const getStore = async () => (store ??= openDocumentStore<Doc>(options.storeName));
   const make = (id: string, name: string, text: string) => ({ id, name, [field]: text, updatedAt: Date.now() }) as Doc;
 
   const saveNow = async () => {
@@ -78,6 +111,10 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
     get document(): Readonly<Doc> | null {
       return current;
     },
+    /** The id of the document open or being opened (`?doc=` as accepted), or null before the first `open`. */
+    get wantedId(): string | null {
+      return wanted;
+    },
     /** Why the document could not be opened or saved, if it could not. */
     get error(): string | null {
       return error;
@@ -90,9 +127,14 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
     get persistent(): boolean {
       return store?.persistent ?? true;
     },
+    /** The state as a snapshot (a new object after each change), for `useSyncExternalStore`. */
+    getState(): DocumentSnapshot<Doc> {
+      return snapshot;
+    },
+    /** Calls `listener` with what changed, after every change; returns the unsubscribe. */
     subscribe(listener: (change: DocumentChange<K>) => void): () => void {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => void listeners.delete(listener);
     },
 
     /**
@@ -100,16 +142,28 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
      * `[A-Za-z0-9_-]{1,64}` opens `welcome` instead.
      */
     async open(id: string): Promise<void> {
-      const wanted = DOCUMENT_ID.test(id) ? id : WELCOME_ID;
-      const documents = await getStore();
-      let found = await documents.get(wanted);
-      if (!found) {
-        found = wanted === WELCOME_ID
-          ? make(wanted, options.welcome.name, options.welcome.text)
-          : make(wanted, wanted, options.blank(wanted));
-        await documents.put(found);
+      const target = acceptedDocumentId(id);
+      if (target === wanted) return;
+      wanted = target;
+      let found: Doc | undefined;
+      try {
+        // The document open before keeps its last keystrokes.
+        await state.flush();
+        const documents = await getStore();
+        found = await documents.get(target);
+        if (!found) {
+          found = target === WELCOME_ID
+            ? make(target, options.welcome.name, options.welcome.text)
+            : make(target, target, options.blank(target));
+          await documents.put(found);
+        }
+      } catch (cause) {
+        if (wanted === target) wanted = null; // asking again tries again
+        throw cause;
       }
+      if (wanted !== target) return;
       current = found;
+      error = null;
       history.clear();
       emit({ source: 'load', kind: 'document' });
     },

@@ -1,19 +1,16 @@
 /**
  * The draw.io page's state: the open diagram (saved in IndexedDB) as its XML string — the source
- * of truth the preview renders from — and the page's 「元に戻す」 (demo/shared/document-state.ts).
- * Implements the draw.io adapter and hands the operations to the runtime at module initialisation
- * (SHAPE-5).
+ * of truth the preview renders from — and the page's 「元に戻す」 (playground/shared/document-state.ts).
+ * Implements the draw.io adapter and hands the operations to the runtime when the page is first
+ * shown ({@link bootDrawio}, SHAPE-5); the diagram outlives the page's component.
  * @module
  */
-import { provideOperations } from '../../src/index.js';
-import type { DrawioToolAdapter } from '../../tools/drawio/adapter.js';
-import { createDrawioOperations } from '../../tools/drawio/operations.js';
-import type { OpenDocument } from '../../tools/shared.js';
+import { provideOperations } from 'ai-ops';
+import type { OpenDocument } from 'ai-ops/tools';
+import { createDrawioOperations, type DrawioToolAdapter } from 'ai-ops/tools/drawio';
 import { createDocumentState, type DocumentChange, type TextDocument } from '../shared/document-state.js';
 import { checkDiagram } from './diagram.js';
 import { BLANK_XML, WELCOME_NAME, WELCOME_XML } from './sample.js';
-
-export { WELCOME_ID } from '../shared/document-state.js';
 
 /** A saved diagram: the whole draw.io XML, an uncompressed `<mxfile>` or `<mxGraphModel>`. */
 export type Diagram = TextDocument<'xml'>;
@@ -21,7 +18,8 @@ export type Diagram = TextDocument<'xml'>;
 /** What changed, for subscribers: 'xml' for content changes, 'document' when a diagram was opened or renamed. */
 export type DrawioChange = DocumentChange<'xml'>;
 
-const state = createDocumentState({
+/** The draw.io page's diagrams, read by the UI and the adapter. */
+export const drawio = createDocumentState({
   storeName: 'ai-ops-drawio',
   field: 'xml',
   idPrefix: 'diagram',
@@ -35,42 +33,23 @@ const state = createDocumentState({
   },
 });
 
-/** The draw.io page's state, read by the UI and the adapter. */
-export const drawio = {
-  /** The open diagram, or null while loading. */
-  get diagram(): Readonly<Diagram> | null {
-    return state.document;
-  },
-  get error() {
-    return state.error;
-  },
-  get canUndo() {
-    return state.canUndo;
-  },
-  get persistent() {
-    return state.persistent;
-  },
-  subscribe: state.subscribe,
-  open: state.open,
-  create: state.create,
-  list: state.list,
-  rename: state.rename,
-  undo: state.undo,
-  flush: state.flush,
-  /** Replaces the open diagram's XML. */
-  setXml: state.setText,
-};
-
 /** The adapter the draw.io operations read on every call (DEF-6). */
 export const drawioAdapter: DrawioToolAdapter = {
   getOpenDocument: (): OpenDocument | null => {
-    const diagram = state.document;
+    const diagram = drawio.document;
     return diagram ? { id: diagram.id, name: diagram.name } : null;
   },
-  getXml: () => state.document?.xml ?? '',
-  setXml: (xml) => drawio.setXml(xml, 'agent'),
+  getXml: () => drawio.document?.xml ?? '',
+  setXml: (xml) => drawio.setText(xml, 'agent'),
   // The page's 「元に戻す」 restores a diagram an agent replaced or added to, so the dialog says so (CONF-2).
   undoRestoresAgentChanges: true,
 };
 
-provideOperations('drawio', createDrawioOperations(drawioAdapter));
+let booted = false;
+
+/** Hands the operations over, once per document (StrictMode's second effect and later visits reuse it). */
+export function bootDrawio(): void {
+  if (booted) return;
+  booted = true;
+  provideOperations('drawio', createDrawioOperations(drawioAdapter));
+}
