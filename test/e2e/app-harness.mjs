@@ -69,6 +69,11 @@ export function enginesLoaded(paths, outputs = outputsByUrlPath()) {
   return [...loaded].sort();
 }
 
+/** The tools the app routes itself: those whose playground/<tool>/page.tsx is in the app build. */
+export function routedTools(metafile = readAppMetafile()) {
+  return TOOLS.filter((tool) => Object.values(metafile.outputs).some((o) => `playground/${tool}/page.tsx` in o.inputs));
+}
+
 /** Which tools' page code (playground/<tool>/) the requested chunks hold. */
 export function pagesLoaded(paths, outputs = outputsByUrlPath()) {
   const loaded = new Set();
@@ -84,7 +89,7 @@ export function pagesLoaded(paths, outputs = outputsByUrlPath()) {
 /**
  * The bytes of `paths`' app chunks that come from `belongs(input)`, min + gzip: each chunk's
  * gzipped size shared out by its inputs' minified bytes (a chunk mixing ai-ops and React is
- * counted by its share).
+ * counted by its share), with the chunks and sources they come from.
  */
 export function attributedBytes(paths, belongs, { outputs = outputsByUrlPath(), site = join(root, 'dist/site') } = {}) {
   let total = 0;
@@ -93,11 +98,11 @@ export function attributedBytes(paths, belongs, { outputs = outputsByUrlPath(), 
     const output = outputs.get(path);
     if (!output || !path.endsWith('.js')) continue;
     const inputs = Object.entries(output.inputs);
-    const all = inputs.reduce((sum, [, i]) => sum + i.bytesInOutput, 0);
     const mine = inputs.filter(([name]) => belongs(name)).reduce((sum, [, i]) => sum + i.bytesInOutput, 0);
     if (!mine) continue;
     const gzip = gzipSync(readFileSync(join(site, path)), { level: 9 }).length;
-    const share = Math.round((gzip * mine) / Math.max(all, 1));
+    // As test/node/switch-off-bytes.lib.mjs shares a file's gzip bytes out over its sources.
+    const share = Math.round((gzip * mine) / output.bytes);
     total += share;
     files.push({ path, share, inputs: inputs.filter(([name]) => belongs(name)).map(([name]) => name) });
   }
