@@ -82,25 +82,7 @@ export const TOOL_NAMES = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'
 async function buildPlayground({ only }) {
   const app = join(root, 'playground');
   const appDocument = join(app, 'index.html');
-  await rm(join(site, 'app/chunks'), { recursive: true, force: true });
-  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
-  const pagePlugins = [];
-  for (const name of TOOL_NAMES) {
-    const script = join(app, name, 'build.mjs');
-    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
-    const mod = await import(pathToFileURL(script).href);
-    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
-  }
-  const { metafile } = await esbuild.build({
-    ...browserOptions,
-    entryPoints: { main: join(app, 'app/main.tsx') },
-    outdir: join(site, 'app'),
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    jsx: 'automatic',
-    metafile: true,
-    plugins: [...browserOptions.plugins, packageEntries(), ...pagePlugins],
-  });
+  const { metafile } = await buildApp({ outdir: join(site, 'app') });
   // Which sources each chunk holds, beside the site rather than in it (not served): the tests and
   // the bench attribute a page's requested bytes to ai-ops, Lit, React or an engine with it.
   await writeFile(APP_METAFILE, JSON.stringify(metafile));
@@ -133,6 +115,38 @@ async function buildPlayground({ only }) {
     const mod = await import(pathToFileURL(script).href);
     await mod.build({ esbuild, browserOptions, outdir, root, production });
   }
+}
+
+/**
+ * The React app's code alone (playground/app/main.tsx, a chunk per page) into `outdir`, replacing
+ * its chunks. `production: false` gives React's development build, where `<StrictMode>` mounts,
+ * unmounts and mounts every effect again (the APP-2 test runs the app that way).
+ * @param {{ outdir: string, production?: boolean }} options
+ * @returns {Promise<import('esbuild').BuildResult>} with its metafile
+ */
+export async function buildApp({ outdir, production: forProduction = production }) {
+  const app = join(root, 'playground');
+  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
+  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
+  const pagePlugins = [];
+  for (const name of TOOL_NAMES) {
+    const script = join(app, name, 'build.mjs');
+    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
+    const mod = await import(pathToFileURL(script).href);
+    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
+  }
+  return esbuild.build({
+    ...browserOptions,
+    minify: forProduction,
+    define: { 'process.env.NODE_ENV': JSON.stringify(forProduction ? 'production' : 'development') },
+    entryPoints: { main: join(app, 'app/main.tsx') },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    jsx: 'automatic',
+    metafile: true,
+    plugins: [...(forProduction ? browserOptions.plugins : []), packageEntries(), ...pagePlugins],
+  });
 }
 
 /** The `import` target of `key` in an `exports` map, wildcard entries (`./x/*.js`) included. */
