@@ -121,3 +121,25 @@ export async function axeViolations(page, { exclude = [] } = {}) {
   }, exclude);
   return violations;
 }
+
+/**
+ * The names in the browser's list of the page: the browser's own (`document.modelContext.getTools()`,
+ * WebMCP mode) or the polyfill's (`navigator.modelContextTesting.listTools()`), duplicates kept;
+ * [] before anything loaded.
+ */
+export async function browserListNames(page, mode) {
+  return page.evaluate(async (webmcp) => {
+    if (webmcp) return 'modelContext' in document ? (await document.modelContext.getTools()).map((t) => t.name) : [];
+    return navigator.modelContextTesting?.listTools().map((t) => t.name) ?? [];
+  }, mode === 'webmcp');
+}
+
+/** Clicks the header nav's link to `tool` (client-side navigation in the app). */
+export async function clickNav(page, tool) {
+  await page.getByRole('navigation', { name: 'ツール' }).getByRole('link', { name: tool, exact: true }).click();
+}
+
+/** The stored switch of `tool` (localStorage `fd-ai-operations:<tool>`), or null. */
+export function storedSwitch(page, tool) {
+  return page.evaluate((key) => localStorage.getItem(key), `fd-ai-operations:${tool}`);
+}
