@@ -25,14 +25,17 @@ import type {
 } from './events.js';
 
 /**
- * The public properties of the elements defined on demand, which React sets as properties rather
- * than attributes. `@lit/react` reads only `elementClass.prototype` to tell them apart, so a
- * stand-in holding these names replaces the class (whose import would load its code). A test
- * compares them with the classes' declared properties.
+ * The properties of the elements defined on demand that the wrappers set as properties: those
+ * with no attribute (objects, the clock) and `pointerGuardMs` (whose attribute is spelled
+ * otherwise). `@lit/react` reads only `elementClass.prototype` to tell properties from attributes,
+ * so a stand-in holding these names replaces the class (whose import would load its code). The
+ * log's `tool`, `mode` and `open` go as attributes, which the bare tag keeps (selectors and server
+ * rendering see them) and Lit reads when it upgrades; React 19 sets them as properties from then
+ * on. A test checks every declared property of both classes reaches the element.
  */
 const onDemandProperties = {
   'ai-ops-confirm': ['aiOps', 'strings', 'pointerGuardMs', 'clock', 'automated'],
-  'ai-ops-log': ['aiOps', 'strings', 'tool', 'mode', 'open'],
+  'ai-ops-log': ['aiOps', 'strings'],
 } as const;
 
 /** A stand-in for `createComponent`'s `elementClass`: its prototype names the properties only. */
