@@ -11,6 +11,7 @@
  * @module
  */
 import { useEffect, useRef, type Ref } from 'react';
+import { setRef } from './react-helpers.js';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, type KeyBinding,
@@ -111,11 +112,6 @@ export interface CodeEditorProps {
   /** Receives the view while mounted (null after). */
   editorRef?: Ref<EditorView | null>;
   className?: string;
-}
-
-function setRef<T>(ref: Ref<T> | undefined, value: T): void {
-  if (typeof ref === 'function') ref(value);
-  else if (ref) (ref as { current: T }).current = value;
 }
 
 const theme = EditorView.theme({
