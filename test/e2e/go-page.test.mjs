@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
-import { editorText, tokenClasses } from './editor.mjs';
+import { axeViolations, editorText, tokenClasses } from './editor.mjs';
 
 const GO_TOOLS = ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -208,6 +208,10 @@ test('[APP-4] [GO-2] go_write_file shows in the open CodeMirror editor (Go mode)
   await waitFor(async () => (await call(page, 'go_read_file', { path: 'main.go' })).contents === typed, 5000, 'the undone text in the files module');
   await page.keyboard.press('Control+z');
   assert.notEqual(await editorText(box), typed, 'the typing is a step of its own');
+});
+
+test('[APP-4] the page with its editor and file tree passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削除する / 削除する; a real click deletes; the emptied directory stays', async () => {

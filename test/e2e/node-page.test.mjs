@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
-import { editorText, terminalText, tokenClasses } from './editor.mjs';
+import { axeViolations, editorText, terminalText, tokenClasses } from './editor.mjs';
 
 const NODE_TOOLS = ['node_delete_file', 'node_list_files', 'node_read_file', 'node_run_command', 'node_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -213,6 +213,10 @@ test('[APP-4] [NODE-5] [NODE-7] the terminal is an xterm showing a run\'s colour
   // The colour is on screen: red is not the terminal's default foreground.
   const colours = await terminal().evaluate((region) => [...region.querySelectorAll('.xterm-rows span')].map((s) => getComputedStyle(s).color));
   assert.ok(new Set(colours).size >= 3, colours.join());
+});
+
+test('[APP-4] the page with its editor, file tree and terminal passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[FILE-3] node_list_files lists every level and omits node_modules/ and .git/; the page tree shows them dimmed', async () => {
