@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
+import { aiOpsEntriesPlugin } from './test/wtr-ai-ops-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -34,7 +35,7 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
   // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9).
-  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), aiOpsEntriesPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,7 +1,7 @@
 // In-memory stand-ins for the six tools' engines, behaving like the real ones where the operations
 // can tell: the node runtime's tree/read/write/remove codes and streaming processes
-// (demo/node/engine/node-runtime.ts), the Go page's files module and run function, the SQL page's
-// engine states and run results (demo/sql/engine/sql-engine.ts), and the open documents of
+// (playground/node/engine/node-runtime.ts), the Go page's files module and run function, the SQL page's
+// engine states and run results (playground/sql/engine/sql-engine.ts), and the open documents of
 // slides, excalidraw and drawio.
 import type {
   NodeChangeResult, NodeProcessLike, NodeReadResult, NodeRuntimeLike, NodeToolAdapter, NodeTreeEntry,

@@ -5,9 +5,15 @@
  * Build the worker and its files first: `node esbuild.config.mjs sql` → dist/site/sql/engine/.
  * @module
  */
-import { systemClock, type Clock, type TimerHandle } from '../../../src/clock.js';
-import type { ReadableStore } from '../../../src/store.js';
+import type { Clock, ReadableStore } from 'ai-ops';
 import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
+
+/** The real clock (tests pass their own). */
+const SYSTEM_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as number),
+};
 
 export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
 
@@ -120,7 +126,7 @@ interface Assets {
 
 interface PendingRun {
   id: number;
-  timer: TimerHandle | undefined;
+  timer: unknown;
   /** Removes the run's abort listener. */
   unlisten: (() => void) | undefined;
   resolve(result: SqlRunResult): void;
@@ -152,7 +158,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   constructor(options: SqlEngineOptions = {}) {
     this.#engineUrl = new URL(options.engineUrl ?? 'engine/', document.baseURI);
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
   }
 
   /** The current life-cycle state. */

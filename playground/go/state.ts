@@ -5,9 +5,9 @@
  * initialisation.
  * @module
  */
-import { provideOperations } from '../../src/index.js';
-import type { GoToolAdapter } from '../../tools/go/adapter.js';
-import { createGoOperations } from '../../tools/go/operations.js';
+import { provideOperations } from 'ai-ops';
+import type { GoToolAdapter } from 'ai-ops/tools/go';
+import { createGoOperations } from 'ai-ops/tools/go';
 import { GoRunner } from './engine/go-runner.js';
 import { createGoFiles, createIndexedDbProjectStorage } from './files.js';
 import { createGoRunControl } from './run-control.js';

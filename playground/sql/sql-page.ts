@@ -4,8 +4,8 @@
  * state.ts creates the page's instance; tests create their own with a real engine.
  * @module
  */
-import { createStore, type ReadableStore } from '../../src/index.js';
-import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from '../../tools/sql/adapter.js';
+import { createStore, type ReadableStore } from 'ai-ops';
+import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from 'ai-ops/tools/sql';
 import { SqlEngine, SqlEngineBusyError, type SqlEngineSnapshot, type SqlRunResult } from './engine/sql-engine.js';
 import type { SqlStorage } from './storage.js';
 
@@ -70,12 +70,6 @@ export const AI_CANCEL_NOTICE = 'AI からの操作で DB を初期の状態に�
 export const USER_RUN_ROWS = 1000;
 const CRASH_NOTICE = 'SQL のエンジンが止まったため、DB を初期の状態に戻しました。';
 const SAVE_DELAY_MS = 300;
-
-/** The embed ID of a page URL's query: `?id=…`, trimmed, at most 100 characters; `demo` when absent. */
-export function embedIdOf(search: string): string {
-  const id = new URLSearchParams(search).get('id')?.trim().slice(0, 100);
-  return id ? id : 'demo';
-}
 
 /** Options of the page's run function. */
 export interface RunOptions {

@@ -4,8 +4,8 @@
  * module and runner; tests make their own with a real runner.
  * @module
  */
-import { createStore, type ReadableStore } from '../../src/index.js';
-import type { GoRunMode, GoRunOutcome, GoRunnerStatus } from '../../tools/go/adapter.js';
+import { createStore, type ReadableStore } from 'ai-ops';
+import type { GoRunMode, GoRunOutcome, GoRunnerStatus } from 'ai-ops/tools/go';
 import type { GoRunner } from './engine/go-runner.js';
 
 /** How the last run ended, for the status line. */

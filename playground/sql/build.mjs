@@ -1,9 +1,6 @@
-// Builds the SQL page (called by esbuild.config.mjs):
-//   index.html, sql.css    the page (demo/sql/index.html, demo/sql/sql.css)
-//   main.js (+ chunks/)    its UI and state (demo/sql/main.ts, state.ts), ai-ops bundled in; the
-//                          call path stays a chunk loaded on the first switch-on
-// and the engine into <outdir>/engine/:
-//   engine/worker.js       the module Web Worker running PGlite (demo/sql/engine/worker.ts)
+// Builds the SQL page's engine (called by esbuild.config.mjs, which builds the page itself as a
+// chunk of the app and copies sql.css) into <outdir>/engine/:
+//   engine/worker.js       the module Web Worker running PGlite (playground/sql/engine/worker.ts)
 //   engine/pglite.wasm     Postgres compiled to WebAssembly (from @electric-sql/pglite)
 //   engine/pglite.data.gz  its file-system bundle (share/, lib/), gzipped: smaller, and a dev server
 //                          that sniffs bodies (web-test-runner's isbinaryfile) takes the raw file,
@@ -11,9 +8,8 @@
 //   engine/initdb.wasm     not run (the dump below replaces initdb) but PGlite wants a module for it
 //   engine/pgdata.tar.gz   dumpDataDir() of a freshly initialised PGlite, made here in Node: loading
 //                          it skips initdb, which is most of PGlite's 8–10 s cold start
-// The page imports demo/sql/engine/sql-engine.ts and passes { engineUrl: 'engine/' } (relative to
-// the page; that is also the default).
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+// The page (state.ts) passes { engineUrl: '/sql/engine/' }: absolute, since the app's URL changes.
+import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -33,13 +29,12 @@ export const DUMP_FILE = 'pgdata.tar.gz';
  *   outdir: string, root: string, production: boolean }} options
  */
 export async function build({ esbuild, browserOptions, outdir, root }) {
-  await buildPage({ esbuild, browserOptions, outdir, root });
   const engineDir = join(outdir, 'engine');
   await mkdir(engineDir, { recursive: true });
   const pgliteDir = packageDir(root);
   await esbuild.build({
     ...browserOptions,
-    entryPoints: { worker: join(root, 'demo/sql/engine/worker.ts') },
+    entryPoints: { worker: join(root, 'playground/sql/engine/worker.ts') },
     outdir: engineDir,
     format: 'esm',
     // PGlite's Emscripten glue imports node:module behind a Node check; its other Node-only
@@ -49,21 +44,6 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
   for (const name of PGLITE_FILES) await copyIfChanged(join(pgliteDir, 'dist', name), join(engineDir, name));
   for (const name of PGLITE_GZIP_FILES) await gzipIfChanged(join(pgliteDir, 'dist', name), join(engineDir, `${name}.gz`));
   await writeDump({ pgliteDir, file: join(engineDir, DUMP_FILE) });
-}
-
-/** The page itself: main.js with its lazy chunks, index.html and sql.css. */
-async function buildPage({ esbuild, browserOptions, outdir, root }) {
-  await mkdir(outdir, { recursive: true });
-  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
-  await esbuild.build({
-    ...browserOptions,
-    entryPoints: { main: join(root, 'demo/sql/main.ts') },
-    outdir,
-    format: 'esm',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-  });
-  for (const file of ['index.html', 'sql.css']) await copyFile(join(root, 'demo/sql', file), join(outdir, file));
 }
 
 /** The installed @electric-sql/pglite folder. */

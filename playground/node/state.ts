@@ -5,9 +5,9 @@
  * initialisation; they read the current instance on every call (NODE-1, NODE-2).
  * @module
  */
-import { createStore, provideOperations } from '../../src/index.js';
-import type { NodeRuntimeLike, NodeToolAdapter } from '../../tools/node/adapter.js';
-import { createNodeOperations } from '../../tools/node/operations.js';
+import { createStore, provideOperations } from 'ai-ops';
+import type { NodeRuntimeLike, NodeToolAdapter } from 'ai-ops/tools/node';
+import { createNodeOperations } from 'ai-ops/tools/node';
 import { NodeRuntime, readRunnerToken } from './engine/node-runtime.js';
 
 /** The embed id from `?id=` (default `demo`), shown in the title (DOC-3). */
