@@ -1,20 +1,17 @@
 /**
- * The slide editor's state: the open deck (saved in IndexedDB), its Markdown and theme, and the
- * page's 「元に戻す」 (demo/shared/document-state.ts). Implements the slides adapter and hands the
- * operations to the runtime at module initialisation (SHAPE-5); the UI (main.ts) subscribes to it
- * like any other reader.
+ * The slide editor's state: the open deck (saved in IndexedDB), its Markdown and theme, and its
+ * history (playground/shared/document-state.ts). Implements the slides adapter and hands the
+ * operations to the runtime when the page is first shown ({@link bootSlides}, SHAPE-5); the deck
+ * outlives the page's component.
  * @module
  */
-import { provideOperations } from '../../src/index.js';
-import type { SlidesToolAdapter } from '../../tools/slides/adapter.js';
-import { createSlidesOperations } from '../../tools/slides/operations.js';
-import type { OpenDocument } from '../../tools/shared.js';
-import { createDocumentState, type DocumentChange, type TextDocument } from '../../playground/shared/document-state.js';
-import type { ChangeSource } from '../../playground/shared/history.js';
+import { provideOperations } from 'ai-ops';
+import type { OpenDocument } from 'ai-ops/tools';
+import { createSlidesOperations, type SlidesToolAdapter } from 'ai-ops/tools/slides';
+import { createDocumentState, type DocumentChange, type TextDocument } from '../shared/document-state.js';
+import type { ChangeSource } from '../shared/history.js';
 import { defaultTheme, renderDeck, themeNames, withTheme } from './marp.js';
 import { WELCOME_MARKDOWN, WELCOME_NAME, newDeckMarkdown } from './sample.js';
-
-export { WELCOME_ID } from '../../playground/shared/document-state.js';
 
 /** A saved deck. The theme lives in the Markdown's `theme` directive, as Marp users write it. */
 export type Deck = TextDocument<'markdown'>;
@@ -22,7 +19,8 @@ export type Deck = TextDocument<'markdown'>;
 /** What changed, for subscribers: 'markdown' for text/theme changes, 'document' when a deck was opened or renamed. */
 export type SlidesChange = DocumentChange<'markdown'>;
 
-const state = createDocumentState({
+/** The slide editor's decks, read by the UI and the adapter. */
+export const slides = createDocumentState({
   storeName: 'ai-ops-slides',
   field: 'markdown',
   idPrefix: 'deck',
@@ -30,61 +28,45 @@ const state = createDocumentState({
   blank: newDeckMarkdown,
 });
 
-/** The slide editor's state, read by the UI and the adapter. */
-export const slides = {
-  /** The open deck, or null while loading. */
-  get deck(): Readonly<Deck> | null {
-    return state.document;
-  },
-  get error() {
-    return state.error;
-  },
-  get canUndo() {
-    return state.canUndo;
-  },
-  get persistent() {
-    return state.persistent;
-  },
-  themes: themeNames,
-  subscribe: state.subscribe,
-  open: state.open,
-  create: state.create,
-  list: state.list,
-  rename: state.rename,
-  undo: state.undo,
-  flush: state.flush,
-  /** Replaces the open deck's Markdown. */
-  setMarkdown: state.setText,
+/** The themes Marp knows (IN-7), in the select and in `slides_set_theme`'s enum. */
+export const themes = themeNames;
 
-  /** The open deck's theme: its directive, or the default theme. */
-  get theme(): string {
-    const deck = state.document;
-    return deck ? renderDeck(deck.markdown).theme : defaultTheme;
-  },
+/** The open deck's theme: its directive, or the default theme. */
+export function deckTheme(): string {
+  const deck = slides.document;
+  return deck ? renderDeck(deck.markdown).theme : defaultTheme;
+}
 
-  /** Sets the theme by rewriting the deck's `theme` directive. */
-  async setTheme(theme: string, source: ChangeSource): Promise<void> {
-    const deck = state.document;
-    if (!deck) throw new Error('no deck is open');
-    if (!themeNames.includes(theme)) throw new Error(`unknown theme: ${theme}`);
-    await state.setText(withTheme(deck.markdown, theme), source);
-  },
-};
+/** Sets the theme by rewriting the deck's `theme` directive. */
+export async function setDeckTheme(theme: string, source: ChangeSource): Promise<void> {
+  const deck = slides.document;
+  if (!deck) throw new Error('no deck is open');
+  if (!themeNames.includes(theme)) throw new Error(`unknown theme: ${theme}`);
+  await slides.setText(withTheme(deck.markdown, theme), source);
+}
 
 /** The adapter the slides operations read on every call (DEF-6). */
 export const slidesAdapter: SlidesToolAdapter = {
   getOpenDocument: (): OpenDocument | null => {
-    const deck = state.document;
+    const deck = slides.document;
     return deck ? { id: deck.id, name: deck.name } : null;
   },
-  getMarkdown: () => state.document?.markdown ?? '',
-  setMarkdown: (markdown) => slides.setMarkdown(markdown, 'agent'),
+  getMarkdown: () => slides.document?.markdown ?? '',
+  setMarkdown: (markdown) => slides.setText(markdown, 'agent'),
   getThemes: () => themeNames,
-  getTheme: () => slides.theme,
-  setTheme: (theme) => slides.setTheme(theme, 'agent'),
-  getSlideCount: () => renderDeck(state.document?.markdown ?? '').slideCount,
-  // The page's 「元に戻す」 restores a deck an agent replaced, so the dialog says so (CONF-2).
+  getTheme: deckTheme,
+  setTheme: (theme) => setDeckTheme(theme, 'agent'),
+  getSlideCount: () => renderDeck(slides.document?.markdown ?? '').slideCount,
+  // The page's 「元に戻す」 (and the editor's Ctrl+Z) restores a deck an agent replaced, so the
+  // dialog says so (CONF-2).
   undoRestoresAgentChanges: true,
 };
 
-provideOperations('slides', createSlidesOperations(slidesAdapter));
+let booted = false;
+
+/** Hands the operations over, once per document (StrictMode's second effect and later visits reuse it). */
+export function bootSlides(): void {
+  if (booted) return;
+  booted = true;
+  provideOperations('slides', createSlidesOperations(slidesAdapter));
+}
