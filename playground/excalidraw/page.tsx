@@ -10,7 +10,7 @@ import type { ExcalidrawImperativeAPI, ExcalidrawInitialDataState } from '@excal
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { AiOpsLog } from 'ai-ops/react';
 import { ToolHeader } from '../shared/tool-header.js';
-import { useLocationSearch } from '../shared/use-search.js';
+import { useSearch } from '../app/router.js';
 import { usePageTitle } from '../shared/use-title.js';
 import { attachExcalidrawApi, bootExcalidraw, initialScene, openDrawing, pageState, requestedDrawingId } from './state.js';
 
@@ -48,7 +48,7 @@ function Canvas({ name }: { name: string }) {
 /** The page at /excalidraw/. */
 export default function ExcalidrawPage() {
   const { drawing, status, error } = useSyncExternalStore(pageState.subscribe, pageState.getState);
-  const requested = requestedDrawingId(useLocationSearch());
+  const requested = requestedDrawingId(useSearch());
   useEffect(() => {
     void bootExcalidraw().then(() => openDrawing(requested));
   }, [requested]);

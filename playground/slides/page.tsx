@@ -9,11 +9,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { undo, undoDepth } from '@codemirror/commands';
 import type { EditorView } from '@codemirror/view';
-import { AiOpsLog } from 'ai-ops/react';
 import { CodeEditor } from '../shared/code-editor.js';
-import { DocumentBar, DocumentNotice, useOpenDocument } from '../shared/document-bar.js';
-import { ToolHeader } from '../shared/tool-header.js';
-import { usePageTitle } from '../shared/use-title.js';
+import { DocumentPage, useOpenDocument } from '../shared/document-bar.js';
 import { renderDeck, sanitizeFragment } from './marp.js';
 import { bootSlides, setDeckTheme, slides, themes } from './state.js';
 
@@ -52,7 +49,6 @@ function Preview({ markdown }: { markdown: string }) {
 /** The page at /slides/. */
 export default function SlidesPage() {
   const view = useOpenDocument(slides, { boot: bootSlides, what: 'スライド' });
-  usePageTitle([view.name, 'slides']);
   const deck = view.shown;
   const editor = useRef<EditorView | null>(null);
   // 「元に戻す」 is the editor's own undo, so it and Ctrl+Z walk one history (the agent's writes in it).
@@ -64,59 +60,37 @@ export default function SlidesPage() {
   };
   useEffect(() => setCanUndo(false), [deck?.id]);
 
-  return (
+  const controls = (
     <>
-      <link rel="stylesheet" href="/shared/document-page.css" precedence="page" />
-      <link rel="stylesheet" href="/slides/slides.css" precedence="page" />
-      <ToolHeader tool="slides" title="スライド" documentName={view.name} />
-      <DocumentNotice view={view} what="スライド" />
-      <main className="page-main document-main slides-main">
-        <section className="editor-pane" aria-label="エディタ">
-          <DocumentBar documents={slides} label="スライドの操作" newName="新しいスライド">
-            <label className="field">
-              テーマ{' '}
-              <select disabled={!deck} value={rendered?.theme ?? ''} onChange={(event) => void setDeckTheme(event.currentTarget.value, 'user')}>
-                {themes.map((theme) => (
-                  <option key={theme} value={theme}>{theme}</option>
-                ))}
-              </select>
-            </label>
-            <button
-              type="button"
-              className="tool-button"
-              disabled={!canUndo}
-              onClick={() => {
-                if (editor.current) undo(editor.current);
-              }}
-            >
-              元に戻す
-            </button>
-          </DocumentBar>
-          {deck ? (
-            <CodeEditor
-              key={deck.id}
-              language="markdown"
-              label="Markdown"
-              describedBy="slide-count"
-              value={deck.markdown}
-              onChange={onChange}
-              editorRef={editor}
-            />
-          ) : (
-            <p className="loading" role="status">読み込み中…</p>
-          )}
-        </section>
-        <section className="preview-pane" aria-labelledby="preview-title">
-          <div className="preview-bar">
-            <h2 id="preview-title">プレビュー</h2>{' '}
-            <span id="slide-count" className="preview-count" aria-live="polite">{rendered ? `${rendered.slideCount} 枚` : ''}</span>
-          </div>
-          <Preview markdown={deck?.markdown ?? ''} />
-        </section>
-      </main>
-      <footer className="page-footer">
-        <AiOpsLog tool="slides" />
-      </footer>
+      <label className="field">
+        テーマ{' '}
+        <select disabled={!deck} value={rendered?.theme ?? ''} onChange={(event) => void setDeckTheme(event.currentTarget.value, 'user')}>
+          {themes.map((theme) => (
+            <option key={theme} value={theme}>{theme}</option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="tool-button" disabled={!canUndo} onClick={() => editor.current && undo(editor.current)}>
+        元に戻す
+      </button>
     </>
+  );
+  const markdownEditor = deck ? (
+    <CodeEditor key={deck.id} language="markdown" label="Markdown" describedBy="slide-count" value={deck.markdown} onChange={onChange} editorRef={editor} />
+  ) : (
+    <p className="loading" role="status">読み込み中…</p>
+  );
+  return (
+    <DocumentPage
+      tool="slides"
+      title="スライド"
+      what="スライド"
+      view={view}
+      documents={slides}
+      controls={controls}
+      editor={markdownEditor}
+      count={{ id: 'slide-count', text: rendered ? `${rendered.slideCount} 枚` : '' }}
+      preview={<Preview markdown={deck?.markdown ?? ''} />}
+    />
   );
 }

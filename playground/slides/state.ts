@@ -6,20 +6,17 @@
  * @module
  */
 import { provideOperations } from 'ai-ops';
-import type { OpenDocument } from 'ai-ops/tools';
 import { createSlidesOperations, type SlidesToolAdapter } from 'ai-ops/tools/slides';
-import { createDocumentState, type DocumentChange, type TextDocument } from '../shared/document-state.js';
+import { createDocumentState } from '../shared/document-state.js';
 import type { ChangeSource } from '../shared/history.js';
+import { once } from '../shared/once.js';
 import { defaultTheme, renderDeck, themeNames, withTheme } from './marp.js';
 import { WELCOME_MARKDOWN, WELCOME_NAME, newDeckMarkdown } from './sample.js';
 
-/** A saved deck. The theme lives in the Markdown's `theme` directive, as Marp users write it. */
-export type Deck = TextDocument<'markdown'>;
-
-/** What changed, for subscribers: 'markdown' for text/theme changes, 'document' when a deck was opened or renamed. */
-export type SlidesChange = DocumentChange<'markdown'>;
-
-/** The slide editor's decks, read by the UI and the adapter. */
+/**
+ * The slide editor's decks, read by the UI and the adapter. A deck's theme lives in its Markdown's
+ * `theme` directive, as Marp users write it.
+ */
 export const slides = createDocumentState({
   storeName: 'ai-ops-slides',
   field: 'markdown',
@@ -47,10 +44,7 @@ export async function setDeckTheme(theme: string, source: ChangeSource): Promise
 
 /** The adapter the slides operations read on every call (DEF-6). */
 export const slidesAdapter: SlidesToolAdapter = {
-  getOpenDocument: (): OpenDocument | null => {
-    const deck = slides.document;
-    return deck ? { id: deck.id, name: deck.name } : null;
-  },
+  getOpenDocument: slides.openDocument,
   getMarkdown: () => slides.document?.markdown ?? '',
   setMarkdown: (markdown) => slides.setText(markdown, 'agent'),
   getThemes: () => themeNames,
@@ -62,11 +56,5 @@ export const slidesAdapter: SlidesToolAdapter = {
   undoRestoresAgentChanges: true,
 };
 
-let booted = false;
-
-/** Hands the operations over, once per document (StrictMode's second effect and later visits reuse it). */
-export function bootSlides(): void {
-  if (booted) return;
-  booted = true;
-  provideOperations('slides', createSlidesOperations(slidesAdapter));
-}
+/** Hands the operations over, once per document. */
+export const bootSlides = once(() => provideOperations('slides', createSlidesOperations(slidesAdapter)));
