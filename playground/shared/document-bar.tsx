@@ -70,7 +70,7 @@ export function DocumentNotice({ view, what }: { view: OpenDocumentView<unknown>
 
 /** What the document bar reads and calls: a {@link DocumentState}, or any store of named documents. */
 export interface DocumentBarSource {
-  getState(): { readonly document: Readonly<SavedDocument> | null };
+  getState(): { readonly document: { readonly id: string; readonly name: string } | null };
   subscribe(listener: () => void): () => void;
   rename(name: string): Promise<void>;
   list(): Promise<SavedDocument[]>;
