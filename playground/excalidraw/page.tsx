@@ -14,7 +14,7 @@ import { ToolHeader } from '../shared/tool-header.js';
 import { useSaveOnHide } from '../shared/use-save-on-hide.js';
 import { useSearch } from '../app/router.js';
 import { usePageTitle } from '../shared/use-title.js';
-import { attachExcalidrawApi, bootExcalidraw, drawingDocuments, flushSave, initialScene, openDrawing, pageState, requestedDrawingId } from './state.js';
+import { attachExcalidrawApi, bootExcalidraw, drawingDocuments, flushSave, initialScene, openDrawing, pageState, requestedDrawingId, sceneChanged } from './state.js';
 
 function Canvas({ name }: { name: string }) {
   // Excalidraw reads initialData once, at mount; later changes come from the scene itself.
@@ -44,7 +44,7 @@ function Canvas({ name }: { name: string }) {
       attach();
     };
   }, []);
-  return <Excalidraw initialData={initialData} excalidrawAPI={onApi} langCode="ja-JP" name={name} />;
+  return <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={sceneChanged} langCode="ja-JP" name={name} />;
 }
 
 /** The page at /excalidraw/. */

@@ -76,7 +76,6 @@ let api: ExcalidrawImperativeAPI | null = null;
 let sceneLoaded = false;
 /** The drawing is open for the operations (after the sample, if any, is in). */
 let ready = false;
-let stopListening: (() => void) | null = null;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let savedVersion: number | null = null;
 let saving: Promise<void> = Promise.resolve();
@@ -383,27 +382,35 @@ export function attachExcalidrawApi(next: ExcalidrawImperativeAPI): () => void {
   };
 }
 
+/** No scene change seen yet from the attached canvas: the first one means it has loaded. */
+let awaitingLoad = false;
+
 function setApi(next: ExcalidrawImperativeAPI | null): void {
   if (next === api) return;
   if (api) void flushSave();
-  stopListening?.();
-  stopListening = null;
   api = next;
   ready = false;
   sceneLoaded = false;
   savedVersion = null;
+  awaitingLoad = next !== null;
   if (store.getState().status === 'ready') update({ status: 'loading' });
-  if (!next) return;
-  let first = true;
-  stopListening = next.onChange(() => {
-    if (first) {
-      first = false;
-      // Outside Excalidraw's componentDidUpdate, which is where onChange is called from.
-      setTimeout(() => void initialise(next), 0);
-      return;
-    }
-    if (sceneLoaded) scheduleSave();
-  });
+}
+
+/**
+ * Called by the canvas on each of Excalidraw's `onChange` (its prop, not `api.onChange`: Excalidraw
+ * clears those listeners when it unmounts, which StrictMode does once in development). The first
+ * change comes when Excalidraw has loaded the drawing.
+ */
+export function sceneChanged(): void {
+  const current = api;
+  if (!current) return;
+  if (awaitingLoad) {
+    awaitingLoad = false;
+    // Outside Excalidraw's componentDidUpdate, which is where onChange is called from.
+    setTimeout(() => void initialise(current), 0);
+    return;
+  }
+  if (sceneLoaded) scheduleSave();
 }
 
 /** The drawings as the shared document bar reads and changes them (名前, 開く, 新しい図). */
