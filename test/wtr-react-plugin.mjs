@@ -9,6 +9,8 @@ const modules = {
   react: { file: 'react.js', from: 'React' },
   'react-dom': { file: 'react-dom.js', from: 'ReactDOM' },
   'react-dom/client': { file: 'react-dom-client.js', from: 'ReactDOMClient' },
+  // What TSX compiles to (the playground's components under test).
+  'react/jsx-runtime': { file: 'react-jsx-runtime.js', from: 'ReactJsxRuntime' },
 };
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
