@@ -10,6 +10,7 @@ import type { ToolName } from '../shared/tools.js';
 export const toolPages: Partial<Record<ToolName, LazyExoticComponent<ComponentType>>> = {
   sql: lazy(() => import('../sql/page.js')),
   excalidraw: lazy(() => import('../excalidraw/page.js')),
+  slides: lazy(() => import('../slides/page.js')),
   drawio: lazy(() => import('../drawio/page.js')),
   node: lazy(() => import('../node/page.js')),
   go: lazy(() => import('../go/page.js')),

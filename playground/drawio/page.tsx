@@ -5,13 +5,11 @@
  * @module
  */
 import { useEffect, useRef, useState } from 'react';
-import { AiOpsLog } from 'ai-ops/react';
-import { DocumentBar, DocumentNotice, useOpenDocument } from '../shared/document-bar.js';
-import { ToolHeader } from '../shared/tool-header.js';
-import { usePageTitle } from '../shared/use-title.js';
+import { DocumentPage, useOpenDocument } from '../shared/document-bar.js';
+import type { DocumentChange } from '../shared/document-state.js';
 import { checkDiagram } from './diagram.js';
 import { createDiagramPreview, type DiagramPreview } from './preview.js';
-import { bootDrawio, drawio, type DrawioChange } from './state.js';
+import { bootDrawio, drawio } from './state.js';
 
 /** How long typing rests before the XML is checked and applied. */
 const APPLY_DELAY_MS = 250;
@@ -30,7 +28,7 @@ function XmlEditor({ disabled }: { disabled: boolean }) {
 
   useEffect(() => {
     const textarea = editor.current!;
-    const show = (change?: DrawioChange) => {
+    const show = (change?: DocumentChange<'xml'>) => {
       const xml = drawio.document?.xml;
       if (xml === undefined || change?.source === 'typing' || textarea.value === xml) return;
       const { selectionStart, selectionEnd } = textarea;
@@ -86,10 +84,9 @@ function XmlEditor({ disabled }: { disabled: boolean }) {
   );
 }
 
-/** The maxGraph preview, redrawn whenever the diagram's XML changes. */
-function Preview() {
+/** The maxGraph preview, redrawn whenever the diagram's XML changes; `onCount` gets the cells drawn. */
+function Preview({ onCount }: { onCount(cells: number): void }) {
   const host = useRef<HTMLDivElement>(null);
-  const [count, setCount] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -107,7 +104,7 @@ function Preview() {
         setError(result.ok ? null : result.message);
         if (result.ok) {
           container.dataset.cellCount = String(result.cells);
-          setCount(result.cells);
+          onCount(result.cells);
         }
         container.dataset.renderedXmlLength = String(xml.length);
       });
@@ -121,42 +118,33 @@ function Preview() {
       stop();
       preview.graph.destroy();
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (
-    <section className="preview-pane" aria-labelledby="preview-title">
-      <div className="preview-bar">
-        <h2 id="preview-title">プレビュー</h2> <span id="cell-count" className="preview-count" aria-live="polite">{count === null ? '' : `${count} 個`}</span>
-      </div>
+    <>
       <p id="preview-error" className="xml-error" aria-live="polite" hidden={error === null}>{error}</p>
       <div id="preview" ref={host} className="preview" role="img" aria-label="図のプレビュー" />
-    </section>
+    </>
   );
 }
 
 /** The page at /drawio/. */
 export default function DrawioPage() {
   const view = useOpenDocument(drawio, { boot: bootDrawio, what: '図' });
-  usePageTitle([view.name, 'drawio']);
+  const [cells, setCells] = useState<number | null>(null);
   return (
-    <>
-      <link rel="stylesheet" href="/shared/document-page.css" precedence="page" />
-      <link rel="stylesheet" href="/drawio/maxgraph/common.css" precedence="page" />
-      <link rel="stylesheet" href="/drawio/drawio.css" precedence="page" />
-      <ToolHeader tool="drawio" title="draw.io" documentName={view.name} />
-      <DocumentNotice view={view} what="図" />
-      <main className="page-main document-main drawio-main">
-        <section className="editor-pane" aria-label="エディタ">
-          <DocumentBar documents={drawio} label="図の操作" newName="新しい図">
-            <button type="button" className="tool-button" disabled={!view.canUndo} onClick={() => void drawio.undo()}>元に戻す</button>
-          </DocumentBar>
-          <XmlEditor disabled={!view.shown} />
-        </section>
-        <Preview />
-      </main>
-      <footer className="page-footer">
-        <AiOpsLog tool="drawio" />
-      </footer>
-    </>
+    <DocumentPage
+      tool="drawio"
+      title="draw.io"
+      what="図"
+      view={view}
+      documents={drawio}
+      controls={<button type="button" className="tool-button" disabled={!view.canUndo} onClick={() => void drawio.undo()}>元に戻す</button>}
+      editor={<XmlEditor disabled={!view.shown} />}
+      count={{ id: 'cell-count', text: cells === null ? '' : `${cells} 個` }}
+      preview={<Preview onCount={setCells} />}
+      stylesheets={['/drawio/maxgraph/common.css']}
+    />
   );
 }

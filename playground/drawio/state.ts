@@ -6,19 +6,16 @@
  * @module
  */
 import { provideOperations } from 'ai-ops';
-import type { OpenDocument } from 'ai-ops/tools';
 import { createDrawioOperations, type DrawioToolAdapter } from 'ai-ops/tools/drawio';
-import { createDocumentState, type DocumentChange, type TextDocument } from '../shared/document-state.js';
+import { createDocumentState } from '../shared/document-state.js';
+import { once } from '../shared/once.js';
 import { checkDiagram } from './diagram.js';
 import { BLANK_XML, WELCOME_NAME, WELCOME_XML } from './sample.js';
 
-/** A saved diagram: the whole draw.io XML, an uncompressed `<mxfile>` or `<mxGraphModel>`. */
-export type Diagram = TextDocument<'xml'>;
-
-/** What changed, for subscribers: 'xml' for content changes, 'document' when a diagram was opened or renamed. */
-export type DrawioChange = DocumentChange<'xml'>;
-
-/** The draw.io page's diagrams, read by the UI and the adapter. */
+/**
+ * The draw.io page's diagrams, read by the UI and the adapter. A diagram's text (`xml`) is the whole
+ * draw.io XML, an `<mxfile>` (its pages possibly compressed) or an `<mxGraphModel>`.
+ */
 export const drawio = createDocumentState({
   storeName: 'ai-ops-drawio',
   field: 'xml',
@@ -35,21 +32,12 @@ export const drawio = createDocumentState({
 
 /** The adapter the draw.io operations read on every call (DEF-6). */
 export const drawioAdapter: DrawioToolAdapter = {
-  getOpenDocument: (): OpenDocument | null => {
-    const diagram = drawio.document;
-    return diagram ? { id: diagram.id, name: diagram.name } : null;
-  },
+  getOpenDocument: drawio.openDocument,
   getXml: () => drawio.document?.xml ?? '',
   setXml: (xml) => drawio.setText(xml, 'agent'),
   // The page's 「元に戻す」 restores a diagram an agent replaced or added to, so the dialog says so (CONF-2).
   undoRestoresAgentChanges: true,
 };
 
-let booted = false;
-
-/** Hands the operations over, once per document (StrictMode's second effect and later visits reuse it). */
-export function bootDrawio(): void {
-  if (booted) return;
-  booted = true;
-  provideOperations('drawio', createDrawioOperations(drawioAdapter));
-}
+/** Hands the operations over, once per document. */
+export const bootDrawio = once(() => provideOperations('drawio', createDrawioOperations(drawioAdapter)));

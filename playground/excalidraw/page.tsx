@@ -9,10 +9,12 @@ import { Excalidraw } from '@excalidraw/excalidraw';
 import type { ExcalidrawImperativeAPI, ExcalidrawInitialDataState } from '@excalidraw/excalidraw/types';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { AiOpsLog } from 'ai-ops/react';
+import { DocumentBar } from '../shared/document-bar.js';
 import { ToolHeader } from '../shared/tool-header.js';
-import { useLocationSearch } from '../shared/use-search.js';
+import { useSaveOnHide } from '../shared/use-save-on-hide.js';
+import { useSearch } from '../app/router.js';
 import { usePageTitle } from '../shared/use-title.js';
-import { attachExcalidrawApi, bootExcalidraw, initialScene, openDrawing, pageState, requestedDrawingId } from './state.js';
+import { attachExcalidrawApi, bootExcalidraw, drawingDocuments, flushSave, initialScene, openDrawing, pageState, requestedDrawingId, sceneChanged } from './state.js';
 
 function Canvas({ name }: { name: string }) {
   // Excalidraw reads initialData once, at mount; later changes come from the scene itself.
@@ -42,23 +44,27 @@ function Canvas({ name }: { name: string }) {
       attach();
     };
   }, []);
-  return <Excalidraw initialData={initialData} excalidrawAPI={onApi} langCode="ja-JP" name={name} />;
+  return <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={sceneChanged} langCode="ja-JP" name={name} />;
 }
 
 /** The page at /excalidraw/. */
 export default function ExcalidrawPage() {
-  const { drawing, status, error } = useSyncExternalStore(pageState.subscribe, pageState.getState);
-  const requested = requestedDrawingId(useLocationSearch());
+  const { document: drawing, status, error } = useSyncExternalStore(pageState.subscribe, pageState.getState);
+  const requested = requestedDrawingId(useSearch());
   useEffect(() => {
     void bootExcalidraw().then(() => openDrawing(requested));
   }, [requested]);
+  useSaveOnHide(flushSave);
   const shown = drawing?.id === requested ? drawing : null;
   const name = shown?.name ?? requested;
   usePageTitle([name, 'excalidraw']);
   return (
     <>
+      <link rel="stylesheet" href="/shared/document-page.css" precedence="page" />
       <link rel="stylesheet" href="/excalidraw/excalidraw.css" precedence="page" />
-      <ToolHeader tool="excalidraw" title="Excalidraw" documentName={name} />
+      <ToolHeader tool="excalidraw" title="Excalidraw" documentName={name}>
+        <DocumentBar documents={drawingDocuments} label="図の操作" newName="新しい図" />
+      </ToolHeader>
       <main className="page-main excalidraw-main" aria-busy={status === 'loading'}>
         {error ? (
           <p role="alert" className="notice">{error}</p>

@@ -18,9 +18,11 @@ import type { OpenDocument } from 'ai-ops/tools';
 import {
   createExcalidrawOperations, type ElementPatch, type ElementToAdd, type ExcalidrawElementLike, type ExcalidrawToolAdapter,
 } from 'ai-ops/tools/excalidraw';
+import type { DocumentBarSource } from '../shared/document-bar.js';
+import { newDocumentId } from '../shared/documents.js';
 import { documentIdOf } from '../shared/page-params.js';
 import { setLocalExcalidrawAssetPath } from './asset-path.js';
-import { loadDrawing, saveDrawing, type DrawingRecord } from './drawings.js';
+import { listDrawings, loadDrawing, saveDrawing, type DrawingRecord } from './drawings.js';
 import { BINDING_GAP, absolutePoints, centre, centredAt, midpoint, routeArrow, toLinear, type Box, type Point } from './geometry.js';
 
 /** The drawing opened when the URL has no `?doc=`. */
@@ -49,11 +51,11 @@ export interface PageState {
   /** `loading`: reading IndexedDB or Excalidraw not initialised yet; `ready`: operations can run. */
   readonly status: 'loading' | 'ready' | 'failed';
   /** The open drawing; null while reading IndexedDB. Its scene is {@link initialScene}. */
-  readonly drawing: Pick<DrawingRecord, 'id' | 'name'> | null;
+  readonly document: Pick<DrawingRecord, 'id' | 'name'> | null;
   readonly error: string | null;
 }
 
-const store = createStore<PageState>({ status: 'loading', drawing: null, error: null });
+const store = createStore<PageState>({ status: 'loading', document: null, error: null });
 
 /** The page state, for `useSyncExternalStore` (SHAPE-6). */
 export const pageState: ReadableStore<PageState> = store;
@@ -74,7 +76,6 @@ let api: ExcalidrawImperativeAPI | null = null;
 let sceneLoaded = false;
 /** The drawing is open for the operations (after the sample, if any, is in). */
 let ready = false;
-let stopListening: (() => void) | null = null;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let savedVersion: number | null = null;
 let saving: Promise<void> = Promise.resolve();
@@ -107,7 +108,7 @@ export async function openDrawing(id: string): Promise<void> {
     // The canvas showing the previous drawing must not save into this one.
     setApi(null);
     record = found;
-    update({ status: 'loading', error: null, drawing: { id: found.id, name: found.name } });
+    update({ status: 'loading', error: null, document: { id: found.id, name: found.name } });
   } catch (error) {
     if (opening === id) update({ status: 'failed', error: `図を開けません: ${error instanceof Error ? error.message : String(error)}` });
   } finally {
@@ -331,9 +332,13 @@ async function save(): Promise<void> {
   if (version === savedVersion && !record.needsSample) return;
   savedVersion = version;
   record = { ...record, elements, files: files as Record<string, unknown>, needsSample: false, updatedAt: Date.now() };
-  const snapshot = record;
+  await persist(record);
+}
+
+/** Writes `snapshot` after the writes before it, so the last change is the one kept. */
+function persist(snapshot: DrawingRecord): Promise<void> {
   saving = saving.then(() => saveDrawing(snapshot)).catch((error) => console.error('excalidraw: saving the drawing failed', error));
-  await saving;
+  return saving;
 }
 
 function scheduleSave(): void {
@@ -377,34 +382,62 @@ export function attachExcalidrawApi(next: ExcalidrawImperativeAPI): () => void {
   };
 }
 
+/** No scene change seen yet from the attached canvas: the first one means it has loaded. */
+let awaitingLoad = false;
+
 function setApi(next: ExcalidrawImperativeAPI | null): void {
   if (next === api) return;
   if (api) void flushSave();
-  stopListening?.();
-  stopListening = null;
   api = next;
   ready = false;
   sceneLoaded = false;
   savedVersion = null;
+  awaitingLoad = next !== null;
   if (store.getState().status === 'ready') update({ status: 'loading' });
-  if (!next) return;
-  let first = true;
-  stopListening = next.onChange(() => {
-    if (first) {
-      first = false;
-      // Outside Excalidraw's componentDidUpdate, which is where onChange is called from.
-      setTimeout(() => void initialise(next), 0);
-      return;
-    }
-    if (sceneLoaded) scheduleSave();
-  });
 }
+
+/**
+ * Called by the canvas on each of Excalidraw's `onChange` (its prop, not `api.onChange`: Excalidraw
+ * clears those listeners when it unmounts, which StrictMode does once in development). The first
+ * change comes when Excalidraw has loaded the drawing.
+ */
+export function sceneChanged(): void {
+  const current = api;
+  if (!current) return;
+  if (awaitingLoad) {
+    awaitingLoad = false;
+    // Outside Excalidraw's componentDidUpdate, which is where onChange is called from.
+    setTimeout(() => void initialise(current), 0);
+    return;
+  }
+  if (sceneLoaded) scheduleSave();
+}
+
+/** The drawings as the shared document bar reads and changes them (名前, 開く, 新しい図). */
+export const drawingDocuments: DocumentBarSource = {
+  getState: store.getState,
+  subscribe: store.subscribe,
+  async rename(name) {
+    const trimmed = name.trim();
+    if (!record || trimmed === '' || trimmed === record.name) return;
+    record = { ...record, name: trimmed };
+    update({ document: { id: record.id, name: trimmed } });
+    await persist(record);
+  },
+  list: listDrawings,
+  async create(name) {
+    const id = newDocumentId('drawing');
+    await saveDrawing({ id, name, elements: [], files: {}, updatedAt: Date.now() });
+    return id;
+  },
+  flush: flushSave,
+};
 
 let boot: Promise<void> | undefined;
 
 /**
  * Starts the page once per document (StrictMode's second effect and later visits reuse it): the
- * font path, the operations, saving when the document is hidden.
+ * font path and the operations.
  */
 export function bootExcalidraw(): Promise<void> {
   boot ??= start();
@@ -414,8 +447,4 @@ export function bootExcalidraw(): Promise<void> {
 async function start(): Promise<void> {
   setLocalExcalidrawAssetPath();
   provideOperations('excalidraw', createExcalidrawOperations(excalidrawAdapter));
-  addEventListener('pagehide', () => void flushSave());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') void flushSave();
-  });
 }

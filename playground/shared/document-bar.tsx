@@ -1,16 +1,21 @@
 /**
  * The document pages' shared pieces (slides, draw.io): the hook that opens the document `?doc=`
  * names and follows it, the document bar (its name, 「開く」 and 「新しい…」 around the page's own
- * controls), and the notice saying why a document cannot be opened or kept. Written once for
- * every page whose state is a {@link DocumentState}.
+ * controls), the notice saying why a document cannot be opened or kept, and the page's frame
+ * (header, editor pane, preview pane, log). Written once for every page whose state is a
+ * {@link DocumentState}.
  * @module
  */
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
-import { navigate } from '../app/router.js';
+import { AiOpsLog } from 'ai-ops/react';
+import { navigate, useSearch } from '../app/router.js';
 import { acceptedDocumentId, WELCOME_ID, type DocumentSnapshot, type DocumentState } from './document-state.js';
 import type { SavedDocument } from './documents.js';
 import { documentIdOf } from './page-params.js';
-import { useLocationSearch } from './use-search.js';
+import { ToolHeader } from './tool-header.js';
+import type { ToolName } from './tools.js';
+import { useSaveOnHide } from './use-save-on-hide.js';
+import { usePageTitle } from './use-title.js';
 
 /** What a page gets from {@link useOpenDocument}. */
 export interface OpenDocumentView<D> extends DocumentSnapshot<D> {
@@ -35,7 +40,7 @@ export function useOpenDocument<K extends string>(
   { boot, what }: { boot: () => void; what: string },
 ): OpenDocumentView<DocumentState<K>['document'] & object> {
   const snapshot = useSyncExternalStore(documents.subscribe, documents.getState);
-  const wanted = acceptedDocumentId(documentIdOf(useLocationSearch(), WELCOME_ID));
+  const wanted = acceptedDocumentId(documentIdOf(useSearch(), WELCOME_ID));
   const [failure, setFailure] = useState<{ id: string; text: string } | null>(null);
   useEffect(() => {
     boot();
@@ -47,17 +52,7 @@ export function useOpenDocument<K extends string>(
       live = false;
     };
   }, [documents, boot, what, wanted]);
-  useEffect(() => {
-    const flush = () => void documents.flush();
-    const onVisibility = () => document.visibilityState === 'hidden' && flush();
-    addEventListener('pagehide', flush);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      removeEventListener('pagehide', flush);
-      document.removeEventListener('visibilitychange', onVisibility);
-      flush();
-    };
-  }, [documents]);
+  useSaveOnHide(documents.flush);
   const shown = snapshot.document?.id === wanted ? snapshot.document : null;
   return {
     ...snapshot,
@@ -75,7 +70,7 @@ export function DocumentNotice({ view, what }: { view: OpenDocumentView<unknown>
 
 /** What the document bar reads and calls: a {@link DocumentState}, or any store of named documents. */
 export interface DocumentBarSource {
-  getState(): { readonly document: Readonly<SavedDocument> | null };
+  getState(): { readonly document: { readonly id: string; readonly name: string } | null };
   subscribe(listener: () => void): () => void;
   rename(name: string): Promise<void>;
   list(): Promise<SavedDocument[]>;
@@ -171,5 +166,62 @@ export function DocumentBar({ documents, label, newName, children }: DocumentBar
       </label>
       <button type="button" className="tool-button" aria-busy={creating} onClick={() => void create()}>{newName}</button>
     </div>
+  );
+}
+
+/** Props of {@link DocumentPage}. */
+export interface DocumentPageProps {
+  tool: ToolName;
+  /** The page's name in the header, e.g. `スライド`. */
+  title: string;
+  /**
+   * The document's kind, e.g. `スライド`, `図`: in messages, the bar's name (`図の操作`) and its
+   * 「新しい…」 button (`新しい図`, also the new document's name).
+   */
+  what: string;
+  view: OpenDocumentView<unknown>;
+  documents: DocumentBarSource;
+  /** The page's own controls in the document bar. */
+  controls: ReactNode;
+  /** The editor, under the document bar. */
+  editor: ReactNode;
+  /** The count beside 「プレビュー」: its element id and text. */
+  count: { id: string; text: string };
+  /** The rendered document (and its error, if any), under the preview's title. */
+  preview: ReactNode;
+  /** Stylesheets the page needs besides the shared one and its own /<tool>/<tool>.css. */
+  stylesheets?: readonly string[];
+}
+
+/**
+ * A document page: the header, the notice, the editor (under the document bar) beside the
+ * preview, the log in the footer. `<main>` has the class `<tool>-main` for the page's own CSS.
+ */
+export function DocumentPage({ tool, title, what, view, documents, controls, editor, count, preview, stylesheets = [] }: DocumentPageProps) {
+  usePageTitle([view.name, tool]);
+  return (
+    <>
+      {['/shared/document-page.css', ...stylesheets, `/${tool}/${tool}.css`].map((href) => (
+        <link key={href} rel="stylesheet" href={href} precedence="page" />
+      ))}
+      <ToolHeader tool={tool} title={title} documentName={view.name} />
+      <DocumentNotice view={view} what={what} />
+      <main className={`page-main document-main ${tool}-main`}>
+        <section className="editor-pane" aria-label="エディタ">
+          <DocumentBar documents={documents} label={`${what}の操作`} newName={`新しい${what}`}>{controls}</DocumentBar>
+          {editor}
+        </section>
+        <section className="preview-pane" aria-labelledby="preview-title">
+          <div className="preview-bar">
+            <h2 id="preview-title">プレビュー</h2>{' '}
+            <span id={count.id} className="preview-count" aria-live="polite">{count.text}</span>
+          </div>
+          {preview}
+        </section>
+      </main>
+      <footer className="page-footer">
+        <AiOpsLog tool={tool} />
+      </footer>
+    </>
   );
 }

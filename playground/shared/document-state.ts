@@ -111,6 +111,10 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
     get document(): Readonly<Doc> | null {
       return current;
     },
+    /** The open document's id and name, as the operations report it (DOC-2), or null while loading. */
+    openDocument(): { id: string; name: string } | null {
+      return current ? { id: current.id, name: current.name } : null;
+    },
     /** The id of the document open or being opened (`?doc=` as accepted), or null before the first `open`. */
     get wantedId(): string | null {
       return wanted;

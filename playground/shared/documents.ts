@@ -27,15 +27,18 @@ export interface DocumentStore<T extends SavedDocument> {
   readonly persistent: boolean;
 }
 
-/** The object store every page's documents are kept in. */
+/** The object store the slides and draw.io pages keep their documents in. */
 const STORE = 'documents';
 
 /**
- * The documents of database `name` (opened on first use).
+ * The documents of database `name` (opened on first use), in its store `storeName`.
  * @example const decks = openDocumentStore<Deck>('ai-ops-slides');
  */
-export function openDocumentStore<T extends SavedDocument>(name: string, factory?: IDBFactory): DocumentStore<T> {
-  const records = openRecordStore<T>(name, { storeName: STORE, factory });
+export function openDocumentStore<T extends SavedDocument>(
+  name: string,
+  { storeName = STORE, factory }: { storeName?: string; factory?: IDBFactory } = {},
+): DocumentStore<T> {
+  const records = openRecordStore<T>(name, { storeName, factory });
   return {
     get: (id) => records.get(id),
     put: (document) => records.put(document),

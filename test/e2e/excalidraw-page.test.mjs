@@ -408,6 +408,34 @@ test('[APP-1] leaving the page by the app\'s own links and coming back: the draw
   assert.ok((await logRows(page, 'excalidraw').count()) >= rows + 1, 'the rows logged before leaving are still shown');
 });
 
+test('[DOC-3] [APP-5] the shared document bar: 新しい図 opens a new drawing within the app, renaming shows in the title and to the agent, 開く goes back', async () => {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const welcome = (await call(page, 'excalidraw_read', {})).elements;
+  await page.getByRole('button', { name: '新しい図' }).click();
+  await waitFor(async () => /^\?doc=drawing-[\w-]+$/.test(await page.evaluate(() => location.search)), 5000, 'the new drawing\'s ?doc=');
+  const id = (await page.evaluate(() => location.search)).slice('?doc='.length);
+  await waitFor(async () => (await page.title()) === '新しい図 — excalidraw — ai-ops', 5000, 'the new drawing\'s title');
+  const fresh = await readWhenReady(page);
+  assert.deepEqual(fresh.document, { id, name: '新しい図' });
+  assert.deepEqual(fresh.elements, []);
+
+  const name = page.getByLabel('名前');
+  await name.fill('設計メモ');
+  await name.press('Enter');
+  await waitFor(async () => (await page.title()) === '設計メモ — excalidraw — ai-ops', 5000, 'the renamed title');
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), '設計メモ');
+  assert.deepEqual((await call(page, 'excalidraw_read', {})).document, { id, name: '設計メモ' });
+  await waitFor(async () => (await saved(page, id))?.name === '設計メモ', 5000, 'the saved name');
+
+  const open = page.getByLabel('開く');
+  await waitFor(async () => (await open.locator('option').allTextContents()).includes('ようこそ'), 5000, 'ようこそ in 開く');
+  await open.selectOption('welcome');
+  await waitFor(async () => (await page.title()) === 'ようこそ — excalidraw — ai-ops', 5000, 'back to ようこそ');
+  const back = await readWhenReady(page);
+  assert.deepEqual(back.elements, welcome);
+  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'all within one document');
+});
+
 test('every request went to 127.0.0.1 (Excalidraw\'s fonts are served by the page) and no page error was thrown', async () => {
   assert.ok(requests.length > 10);
   const elsewhere = requests.filter((url) => !/^(https?|wss?):\/\/127\.0\.0\.1:\d+\//.test(url) && !url.startsWith('data:') && !url.startsWith('blob:'));
