@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startDemo } from './harness.mjs';
-import { enginesLoaded, outputsByUrlPath, pagesLoaded, recordRequests, routedTools } from './app-harness.mjs';
+import { TOOLS, enginesLoaded, outputsByUrlPath, pagesLoaded, recordRequests, routedTools } from './app-harness.mjs';
 
 let demo, browser, outputs, tools;
 
@@ -28,7 +28,7 @@ async function shown(page, tool) {
 }
 
 test('[APP-3] from the home page through the nav, each page\'s code and engine are requested only once that page is shown', async () => {
-  assert.ok(tools.length >= 2, `the app routes at least two tool pages (${tools.join(', ')})`);
+  assert.deepEqual(tools, TOOLS, 'the app routes the six tool pages');
   const page = await browser.context.newPage();
   const requests = recordRequests(page, demo.origin);
   await page.goto(`${demo.origin}/`, { waitUntil: 'networkidle' });

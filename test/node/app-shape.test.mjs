@@ -82,10 +82,13 @@ function filesMatching(pattern) {
 }
 
 test('[APP-5] the shared page pieces exist once: header and nav, the switch, the dialog, the IndexedDB helper, ?id= and ?doc= parsing, the document bar', () => {
-  assert.deepEqual(filesMatching(/<nav\b/), ['playground/shared/tool-header.tsx'], 'one nav');
+  assert.deepEqual(filesMatching(/aria-label="ツール"/), ['playground/shared/tool-header.tsx'], 'one nav between the tools');
   assert.deepEqual(filesMatching(/<AiOpsSwitch\b|<ai-ops-switch\b/), ['playground/shared/tool-header.tsx'], 'one place renders the switch');
   assert.deepEqual(filesMatching(/<AiOpsConfirm\b|<ai-ops-confirm\b/), ['playground/app/shell.tsx'], 'one dialog for the app');
-  assert.deepEqual(filesMatching(/\bindexedDB\b/), ['playground/shared/idb.ts'], 'one IndexedDB helper');
+  assert.deepEqual(filesMatching(/\.objectStore\(|['"]read(only|write)['"]|\bindexedDB\.open\(|\bfactory\.open\(/), ['playground/shared/idb.ts'], 'one IndexedDB helper opens and reads databases');
+  for (const file of filesMatching(/\bindexedDB\b|\bIDBFactory\b/).filter((f) => f !== 'playground/shared/idb.ts')) {
+    assert.match(readFileSync(join(root, file), 'utf8'), /from '(\.\.\/shared|\.)\/idb\.js'/, `${file} stores through shared/idb.ts`);
+  }
   assert.deepEqual(filesMatching(/\.get\(\s*['"](id|doc)['"]\s*\)/), ['playground/shared/page-params.ts'], 'one place parses ?id= and ?doc=');
   assert.deepEqual(filesMatching(/^\s*(const|let|function)\s+\$\s*[=(]/m), [], 'no $ helper');
   assert.deepEqual(filesMatching(/<!doctype html/i), [], 'no HTML documents built in code');
@@ -94,8 +97,9 @@ test('[APP-5] the shared page pieces exist once: header and nav, the switch, the
   for (const tool of documentPages) {
     assert.match(readFileSync(join(playground, tool, 'page.tsx'), 'utf8'), /from '\.\.\/shared\/document-bar\.js'/, `${tool} uses the shared document bar`);
   }
-  // Every tool page uses the one header.
+  // Every tool page uses the one header: itself, or through the document pages' shared layout.
+  assert.match(readFileSync(join(playground, 'shared/document-bar.tsx'), 'utf8'), /<ToolHeader\b/);
   for (const tool of ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'].filter((t) => existsSync(join(playground, t, 'page.tsx')))) {
-    assert.match(readFileSync(join(playground, tool, 'page.tsx'), 'utf8'), /<ToolHeader\b/, `${tool} renders <ToolHeader>`);
+    assert.match(readFileSync(join(playground, tool, 'page.tsx'), 'utf8'), /<(ToolHeader|DocumentPage)\b/, `${tool} renders <ToolHeader>`);
   }
 });
