@@ -7,13 +7,8 @@
 import { usePageTitle } from '../shared/use-title.js';
 import type { ToolName } from '../shared/tools.js';
 
-/** One operation as the home page describes it. */
-interface OperationNote {
-  name: string;
-  does: string;
-  /** Waits for the user's confirmation in the page before it runs. */
-  confirmed?: boolean;
-}
+/** One operation as the home page describes it: its name, what it does, and whether it waits for the user's confirmation. */
+type OperationNote = readonly [name: string, does: string, confirmed?: boolean];
 
 /** One tool card. */
 interface ToolNote {
@@ -24,67 +19,20 @@ interface ToolNote {
   operations: readonly OperationNote[];
 }
 
-/** The six tools, in the nav's order. */
+/** The six tools, in the nav's order (one entry a tool, its operations on one line). */
 const TOOLS: readonly ToolNote[] = [
-  {
-    tool: 'sql', title: 'SQL コンソール', engine: 'PGlite (PostgreSQL を WebAssembly で)',
-    summary: 'ブラウザーの中の PostgreSQL に SQL を書いて実行します。入力欄の SQL はページに保存されます。',
-    operations: [
-      { name: 'sql_read_query', does: '入力欄の SQL を読む' },
-      { name: 'sql_run_query', does: 'SQL を実行して文ごとの結果を返す(1 つのトランザクション)' },
-    ],
-  },
-  {
-    tool: 'slides', title: 'スライド', engine: 'Marp',
-    summary: 'Markdown で書いたスライドをその場で描きます。デッキごとに保存されます。',
-    operations: [
-      { name: 'slides_read', does: 'Markdown・テーマ・枚数を読む' },
-      { name: 'slides_write', does: 'Markdown の全文を置き換える', confirmed: true },
-      { name: 'slides_set_theme', does: 'テーマを変える' },
-    ],
-  },
-  {
-    tool: 'excalidraw', title: 'Excalidraw', engine: 'Excalidraw',
-    summary: '手描き風の図を描くホワイトボードです。',
-    operations: [
-      { name: 'excalidraw_read', does: '図の要素を読む' },
-      { name: 'excalidraw_add_elements', does: '図形や矢印、文字を足す' },
-      { name: 'excalidraw_update_element', does: '要素の位置や文字を変える' },
-      { name: 'excalidraw_clear', does: '図をすべて消す', confirmed: true },
-    ],
-  },
-  {
-    tool: 'drawio', title: 'draw.io 図', engine: 'maxGraph',
-    summary: 'draw.io 形式(mxGraph の XML)の図を表示し、編集します。',
-    operations: [
-      { name: 'drawio_read', does: '図の XML を読む' },
-      { name: 'drawio_add_cells', does: '図形とつなぎ線を足す' },
-      { name: 'drawio_write', does: '図の XML を置き換える', confirmed: true },
-    ],
-  },
-  {
-    tool: 'node', title: 'Node', engine: 'このサーバーの Node(サンドボックスの中)',
-    summary: 'ファイルを書き、サーバー側のサンドボックスで node や npm のコマンドを実行します。',
-    operations: [
-      { name: 'node_list_files', does: 'ファイルの一覧を見る' },
-      { name: 'node_read_file', does: 'ファイルを読む' },
-      { name: 'node_write_file', does: 'ファイルを書く' },
-      { name: 'node_delete_file', does: 'ファイルを消す', confirmed: true },
-      { name: 'node_run_command', does: 'コマンドを実行して出力を返す' },
-    ],
-  },
-  {
-    tool: 'go', title: 'Go', engine: 'Yaegi (Go のインタープリターを WebAssembly で)',
-    summary: 'Go のファイルを書き、ブラウザーの中で実行やテストをします。',
-    operations: [
-      { name: 'go_list_files', does: 'ファイルの一覧を見る' },
-      { name: 'go_read_file', does: 'ファイルを読む' },
-      { name: 'go_write_file', does: 'ファイルを書く' },
-      { name: 'go_delete_file', does: 'ファイルを消す', confirmed: true },
-      { name: 'go_run', does: 'プログラムを実行して出力を返す' },
-      { name: 'go_test', does: 'テストを実行して結果を返す' },
-    ],
-  },
+  { tool: 'sql', title: 'SQL コンソール', engine: 'PGlite (PostgreSQL を WebAssembly で)', summary: 'ブラウザーの中の PostgreSQL に SQL を書いて実行します。入力欄の SQL はページに保存されます。',
+    operations: [['sql_read_query', '入力欄の SQL を読む'], ['sql_run_query', 'SQL を実行して文ごとの結果を返す(1 つのトランザクション)']] },
+  { tool: 'slides', title: 'スライド', engine: 'Marp', summary: 'Markdown で書いたスライドをその場で描きます。デッキごとに保存されます。',
+    operations: [['slides_read', 'Markdown・テーマ・枚数を読む'], ['slides_write', 'Markdown の全文を置き換える', true], ['slides_set_theme', 'テーマを変える']] },
+  { tool: 'excalidraw', title: 'Excalidraw', engine: 'Excalidraw', summary: '手描き風の図を描くホワイトボードです。',
+    operations: [['excalidraw_read', '図の要素を読む'], ['excalidraw_add_elements', '図形や矢印、文字を足す'], ['excalidraw_update_element', '要素の位置や文字を変える'], ['excalidraw_clear', '図をすべて消す', true]] },
+  { tool: 'drawio', title: 'draw.io 図', engine: 'maxGraph', summary: 'draw.io 形式(mxGraph の XML)の図を表示し、編集します。',
+    operations: [['drawio_read', '図の XML を読む'], ['drawio_add_cells', '図形とつなぎ線を足す'], ['drawio_write', '図の XML を置き換える', true]] },
+  { tool: 'node', title: 'Node', engine: 'このサーバーの Node(サンドボックスの中)', summary: 'ファイルを書き、サーバー側のサンドボックスで node や npm のコマンドを実行します。',
+    operations: [['node_list_files', 'ファイルの一覧を見る'], ['node_read_file', 'ファイルを読む'], ['node_write_file', 'ファイルを書く'], ['node_delete_file', 'ファイルを消す', true], ['node_run_command', 'コマンドを実行して出力を返す']] },
+  { tool: 'go', title: 'Go', engine: 'Yaegi (Go のインタープリターを WebAssembly で)', summary: 'Go のファイルを書き、ブラウザーの中で実行やテストをします。',
+    operations: [['go_list_files', 'ファイルの一覧を見る'], ['go_read_file', 'ファイルを読む'], ['go_write_file', 'ファイルを書く'], ['go_delete_file', 'ファイルを消す', true], ['go_run', 'プログラムを実行して出力を返す'], ['go_test', 'テストを実行して結果を返す']] },
 ];
 
 /** Playwright MCP's config for a Chromium with its own WebMCP (as the README gives it). */
@@ -114,10 +62,10 @@ function ToolCard({ note }: { note: ToolNote }) {
       <p className="home-engine">エンジン: {note.engine}</p>
       <h4 className="visually-hidden">{note.title} で AI のエージェントができること</h4>
       <ul className="home-ops">
-        {note.operations.map((op) => (
-          <li key={op.name}>
-            <code>{op.name}</code> {op.does}
-            {op.confirmed ? <span className="home-badge" title="実行の前に、ページの確認ダイアログであなたが確定します">確認あり</span> : null}
+        {note.operations.map(([name, does, confirmed]) => (
+          <li key={name}>
+            <code>{name}</code> {does}
+            {confirmed ? <span className="home-badge" title="実行の前に、ページの確認ダイアログであなたが確定します">確認あり</span> : null}
           </li>
         ))}
       </ul>
