@@ -62,3 +62,19 @@ test('[APP-3] the home page is accessible (axe) and its links and code blocks ar
   for (const tool of TOOLS) assert.ok(reached.has(`/${tool}/`), tool);
   assert.ok(reached.has('リレーのコマンド'));
 });
+
+test('[RUNNER] the app document at / carries this start\'s runner token, so the node page reached from it by the app\'s links can run commands', async () => {
+  assert.equal(await page.locator('meta[name="ai-ops-runner-token"]').getAttribute('content'), demo.token);
+  await page.locator('.home-tool a[href="/node/"]').click();
+  await page.locator('ai-ops-switch[tool="node"] input[role="switch"]').waitFor({ timeout: 30_000 });
+  // The runner answers the token this document carries (a wrong one is refused with 403).
+  const answer = (token) => page.evaluate(async (t) => {
+    const response = await fetch('/__runner/info', { method: 'POST', headers: { 'content-type': 'application/json', 'x-ai-ops-token': t }, body: '{}' });
+    return response.status;
+  }, token);
+  const carried = await page.locator('meta[name="ai-ops-runner-token"]').getAttribute('content');
+  assert.equal(await answer(carried), 200);
+  assert.equal(await answer('not-the-token'), 403);
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: 'ai-ops playground' }).waitFor();
+});
