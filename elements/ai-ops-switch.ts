@@ -3,6 +3,7 @@
  * @module
  */
 import { css, html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { AiOps } from '../src/runtime.js';
 import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
@@ -129,6 +130,18 @@ export class AiOpsSwitch extends AiOpsElement {
   private readonly sessions = new StoreController<readonly ToolSession[]>(this);
   private readonly session = new StoreController<ToolSessionState>(this);
   private current: ToolSession | undefined;
+  /**
+   * APP-1: the runtime and tool this switch is attached to while connected (`AiOps.attach`, from
+   * willUpdate, the first once both are known: a React wrapper sets `tool` after connecting), and
+   * the release.
+   */
+  private attached: [AiOps, string, () => void] | undefined;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.attached?.[2]();
+    this.attached = undefined;
+  }
 
   /** True while the switch is on or starting. */
   get on(): boolean {
@@ -140,6 +153,11 @@ export class AiOpsSwitch extends AiOpsElement {
     super.willUpdate(changed);
     // The session may be provided after this element connected: follow the list.
     this.sessions.setStore(this.runtime.sessions);
+    const [runtime, tool, detach] = this.attached ?? [];
+    if (this.isConnected && this.tool && (runtime !== this.runtime || tool !== this.tool)) {
+      detach?.();
+      this.attached = [this.runtime, this.tool, this.runtime.attach(this.tool)];
+    }
     this.current = this.runtime.getSession(this.tool);
     this.session.setStore(this.current);
     const state = this.session.value;
