@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startServer } from '../../demo/server/serve.mjs';
+import { assertBrowserMode } from '../webmcp-check.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,6 +78,7 @@ export async function startRelay({ origin, port }) {
 
 /**
  * Launches Chromium with a fresh profile, in this run's browser mode (or `mode`); `args` adds flags.
+ * Throws when the browser does not have its own WebMCP in `webmcp` mode, or has it in `plain`.
  */
 export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'ai-ops-chrome-'));
@@ -85,6 +87,14 @@ export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
     headless: true,
     args: [...CHROME_ARGS, ...BROWSER_MODES[mode], ...args],
   });
+  // Fails the suite at once when the browser is not in the mode the run is named for (NAT-3).
+  try {
+    await assertBrowserMode(context, mode, [...BROWSER_MODES[mode], ...args].join(' '));
+  } catch (error) {
+    await context.close().catch(() => {});
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     context,
     async close() {
