@@ -1,22 +1,15 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
- * slides/excalidraw/drawio (DOC-1), output tails, the relay-wait sentence of
+ * slides/excalidraw/drawio (DOC-1), the empty input schema, the relay-wait sentence of
  * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
  * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
 import type { PrepareContext } from '../src/definition.js';
-import { MAX_OUTPUT_CHARS, tail } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
 
-/**
- * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
- * instead of being inferred from schema-derived input types.
- * @example return ok({ path });
- */
-export function ok(fields: Record<string, unknown> = {}): OperationSuccess {
-  return succeed(fields);
-}
+/** The input schema of an operation that takes nothing (IN-3): `{}` and nothing else. */
+export const emptyInputSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /**
  * The sentence DEF-3 asks for in the descriptions of the operations that take `timeoutMs`: the MCP
@@ -45,7 +38,7 @@ export interface DocumentContext {
  */
 export async function extend<A extends object, B extends object>(
   first: A | OperationFailure,
-  more: () => B | OperationFailure | null | Promise<B | OperationFailure>,
+  more: () => B | OperationFailure | Promise<B | OperationFailure>,
 ): Promise<(A & B) | OperationFailure> {
   if (isFailure(first)) return first;
   const second = await more();
@@ -77,36 +70,6 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
       return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
     }
     return { document: { id: open.id, name: open.name } };
-  };
-}
-
-/**
- * Collects a stream of output chunks while keeping memory bounded: the tail of the text is kept
- * (NODE-5, GO-6) and whether anything was dropped is remembered.
- * @example const sink = createOutputSink(); sink.push('a'); sink.result() // { output: 'a', truncated: false }
- */
-export function createOutputSink(transform: (text: string) => string = (text) => text, max = MAX_OUTPUT_CHARS) {
-  // Keep twice the limit of raw text: control sequences shrink it, and a cut never lands in the
-  // part that is finally answered.
-  const keep = max * 2;
-  let text = '';
-  let dropped = false;
-  return {
-    push(chunk: string): void {
-      text += chunk;
-      if (text.length > keep * 2) {
-        text = text.slice(text.length - keep);
-        dropped = true;
-      }
-    },
-    /** Marks output as lost before it reached the sink (the engine cut it). */
-    markDropped(): void {
-      dropped = true;
-    },
-    result(): { output: string; truncated: boolean } {
-      const cut = tail(transform(text), max);
-      return { output: cut.output, truncated: cut.truncated || dropped };
-    },
   };
 }
 

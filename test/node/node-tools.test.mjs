@@ -115,18 +115,33 @@ describe('node operations on the real runner', () => {
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);
   });
 
-  it('[NAT-2] a cancelled node_run_command stops its process and answers failed with the output so far', async () => {
+  it('[NAT-6] [NAT-2] a cancelled node_run_command stops its process and answers declined with the output so far', async () => {
     const { call, runtime } = await setup();
     const controller = new AbortController();
     const pending = call('node_run_command', { command: 'node', args: ['-e', "console.log('serving'); setInterval(() => {}, 1000)"], timeoutMs: 60_000 }, { signal: controller.signal });
-    for (let i = 0; i < 200 && !runtime.processes.list.getState().some((p) => p.status === 'running'); i++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 300)); // let the first line arrive
+    // Wait for the first line to reach the page: the process's own output, as the terminal pane follows it.
+    await new Promise((resolve) => {
+      const follow = () => {
+        const running = runtime.processes.list.getState().find((p) => p.name === 'ai: node' && p.status === 'running');
+        const proc = running && runtime.processes.get(running.id);
+        if (!proc) return;
+        unsubscribe();
+        const stop = proc.output.subscribe((chunk) => {
+          if (proc.output.getText().includes('serving\n')) {
+            queueMicrotask(() => stop());
+            resolve();
+          }
+        });
+      };
+      const unsubscribe = runtime.processes.list.subscribe(follow);
+      follow();
+    });
     controller.abort();
     const started = Date.now();
     const result = await pending;
     assert.ok(Date.now() - started < 10_000);
     assert.equal(result.ok, false);
-    assert.equal(result.error.code, 'failed');
+    assert.equal(result.error.code, 'declined');
     assert.match(result.error.message, /cancelled/);
     assert.equal(result.output, 'serving\n');
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);
