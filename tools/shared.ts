@@ -1,15 +1,30 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
- * slides/excalidraw/drawio (DOC-1), the empty input schema, the relay-wait sentence of
+ * slides/excalidraw/drawio (DOC-1), the empty and one-text input schemas, the relay-wait sentence of
  * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
  * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
 import type { PrepareContext } from '../src/definition.js';
+import { textSchema } from '../src/limits.js';
 import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
 
 /** The input schema of an operation that takes nothing (IN-3): `{}` and nothing else. */
 export const emptyInputSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/**
+ * The input schema of an operation that takes one text of up to 1 MB (IN-3, IN-4): the whole
+ * Markdown, the whole XML, the cells to add.
+ * @example textInputSchema('xml', '図の全体の XML。') // input type { xml: string }
+ */
+export function textInputSchema<const K extends string, const D extends string>(key: K, description: D) {
+  return {
+    type: 'object',
+    properties: { [key]: textSchema(description) } as { readonly [P in K]: ReturnType<typeof textSchema<D>> },
+    required: [key] as readonly [K],
+    additionalProperties: false,
+  } as const;
+}
 
 /**
  * The sentence DEF-3 asks for in the descriptions of the operations that take `timeoutMs`: the MCP

@@ -3,31 +3,19 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
-import { textSchema } from '../../src/limits.js';
 import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, emptyInputSchema, extend } from '../shared.js';
+import { createDocumentGuard, emptyInputSchema, extend, textInputSchema } from '../shared.js';
 import type { DrawioToolAdapter } from './adapter.js';
 import { cellIds, expandFirstPage, modelRoot, parseCells, parseXml } from './xml.js';
 
 /** `drawio_add_cells`'s input (IN-3, IN-4). */
-export const addCellsSchema = {
-  type: 'object',
-  properties: {
-    cells: textSchema(
-      '足す mxCell を並べた XML(UTF-8 で 1 MB まで)。例: <mxCell id="a1" value="箱" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="40" y="40" width="120" height="60" as="geometry"/></mxCell>',
-    ),
-  },
-  required: ['cells'],
-  additionalProperties: false,
-} as const;
+export const addCellsSchema = textInputSchema(
+  'cells',
+  '足す mxCell を並べた XML(UTF-8 で 1 MB まで)。例: <mxCell id="a1" value="箱" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="40" y="40" width="120" height="60" as="geometry"/></mxCell>',
+);
 
 /** `drawio_write`'s input (IN-3, IN-4). */
-export const drawioWriteSchema = {
-  type: 'object',
-  properties: { xml: textSchema('図の全体の XML(<mxfile> か <mxGraphModel>。UTF-8 で 1 MB まで)。') },
-  required: ['xml'],
-  additionalProperties: false,
-} as const;
+export const drawioWriteSchema = textInputSchema('xml', '図の全体の XML(<mxfile> か <mxGraphModel>。UTF-8 で 1 MB まで)。');
 
 /** The input schemas of the three operations, by name. */
 export const drawioInputSchemas = {

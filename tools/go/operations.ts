@@ -73,13 +73,7 @@ const exitedAnswer = (end: { exitCode: number } & RunOutput): OperationResult =>
  */
 export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefinition[] {
   const { files } = adapter;
-  const guard = createEngineGuard({
-    isLoaded: () => files.isLoaded(),
-    getState: () => adapter.getRunnerState(),
-    notLoaded: NOT_LOADED,
-    engine: 'the Go engine',
-    code: 'Go code',
-  });
+  const guard = createEngineGuard({ isLoaded: () => files.isLoaded(), getState: () => adapter.getRunnerState(), notLoaded: NOT_LOADED, engine: 'the Go engine', code: 'Go code' });
 
   const fileOperations = createFileOperations({
     tool: 'go',

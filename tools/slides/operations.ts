@@ -3,18 +3,12 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { textSchema } from '../../src/limits.js';
 import { succeed } from '../../src/result.js';
-import { createDocumentGuard, emptyInputSchema } from '../shared.js';
+import { createDocumentGuard, emptyInputSchema, textInputSchema } from '../shared.js';
 import type { SlidesToolAdapter } from './adapter.js';
 
 /** `slides_write`'s input (IN-3, IN-4). */
-export const slidesWriteSchema = {
-  type: 'object',
-  properties: { markdown: textSchema('スライドの Markdown の全文(UTF-8 で 1 MB まで)。') },
-  required: ['markdown'],
-  additionalProperties: false,
-} as const;
+export const slidesWriteSchema = textInputSchema('markdown', 'スライドの Markdown の全文(UTF-8 で 1 MB まで)。');
 
 /**
  * `slides_set_theme`'s input: `theme` is an enum of the editor's theme names, given at runtime, so no

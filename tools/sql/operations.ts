@@ -80,13 +80,7 @@ const sqlWording: RunWording<object> = {
  * provideOperations('sql', createSqlOperations({ isLoaded, getEditorSql, getEngineState, run }));
  */
 export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefinition[] {
-  const guard = createEngineGuard({
-    isLoaded: () => adapter.isLoaded(),
-    getState: () => adapter.getEngineState(),
-    notLoaded: NOT_LOADED,
-    engine: 'the SQL engine',
-    code: 'SQL',
-  });
+  const guard = createEngineGuard({ isLoaded: () => adapter.isLoaded(), getState: () => adapter.getEngineState(), notLoaded: NOT_LOADED, engine: 'the SQL engine', code: 'SQL' });
 
   const readQuery = defineOperation({
     name: 'sql_read_query',
