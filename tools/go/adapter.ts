@@ -4,7 +4,7 @@
  * The run function wraps the engine (demo/go/engine/go-runner.ts): it takes a snapshot of the
  * files, starts the job, writes its output to the output pane as for a button, starts the
  * `timeoutMs` timer once the engine is loaded (GO-4) and stops the job with its stop handle when
- * the timer fires (GO-6).
+ * the timer fires (GO-6), and resolves to the run contract's {@link GoRunOutcome} (tools/run.ts).
  * @module
  */
 import type { RunOutcome, RunOutput, RunRequest } from '../run.js';

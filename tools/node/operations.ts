@@ -105,14 +105,14 @@ function fitting(command: string, args: readonly string[]): { command: string; a
 
 /** How the kill of an interrupted command went, for its message. */
 const killWords = (outcome: InterruptedOutcome<NodeInterruptedRun>) =>
-  outcome.killConfirmed ? 'and was killed' : 'and was told to stop, but its end was not confirmed in time';
+  outcome.killConfirmed ? 'it was killed' : 'it was told to stop, but its end was not confirmed in time';
 
 /** `node_run_command`'s failures in the run contract's terms (tools/run.ts). */
 const nodeWording: RunWording<NodeInterruptedRun> = {
   busy: 'the Node runtime cannot start a command now; call again',
-  timeout: (outcome, timeoutMs) => `the command did not finish within ${timeoutMs} ms ${killWords(outcome)}`,
-  stopped: (outcome) => `the user stopped the command in the page ${killWords(outcome)}`,
-  cancelled: (outcome) => `the caller cancelled the call while the command ran; it was stopped ${killWords(outcome)}`,
+  timeout: (outcome, timeoutMs) => `the command did not finish within ${timeoutMs} ms; ${killWords(outcome)}`,
+  stopped: (outcome) => `the user stopped the command in the page; ${killWords(outcome)}`,
+  cancelled: (outcome) => `the caller cancelled the call while the command ran; ${killWords(outcome)}`,
 };
 
 /**

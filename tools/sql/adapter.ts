@@ -1,13 +1,15 @@
 /**
  * What the SQL page hands to {@link createSqlOperations}. Shaped after the page's engine
- * (demo/sql/engine/sql-engine.ts): its `state` and the result of its `run` fit these types as they
- * are, so the glue is a few lines:
+ * (demo/sql/engine/sql-engine.ts): its `state` fits {@link SqlEngineStatus} as it is, and its
+ * `toRunOutcome` turns a run's result into the run contract's {@link SqlRunOutcome} (tools/run.ts),
+ * so the glue is a few lines:
  * ```ts
  * createSqlOperations({
  *   isLoaded: () => project.loaded && savedSql.loaded,
  *   getEditorSql: () => editor.value,
  *   getEngineState: () => engine.state,
- *   run: (sql, { timeoutMs, maxRows, signal }) => page.runFromAgent(sql, { timeoutMs, maxRows, signal }), // engine.run + "AI reset the DB" notice
+ *   // engine.run + the "AI reset the DB" notice; the engine's own timer stops it at timeoutMs.
+ *   run: async (sql, { timeoutMs, maxRows, signal }) => toRunOutcome(await page.runFromAgent(sql, { timeoutMs, maxRows, signal })),
  * });
  * ```
  * @module
