@@ -362,10 +362,10 @@ describe('the Go page run function over the real engine (go_run / go_test answer
     const controller = new AbortController();
     const running = call('go_run', { timeoutMs: 30000 }, 'accept', { signal: controller.signal });
     await until(() => output.includes('spinning\n'));
-    const abortedAt = performance.now();
     controller.abort();
+    // "At once": the abort stops the job in the same task, the worker terminated, before any answer.
+    expect(runner.state).to.equal('idle');
     const answer = (await running).result;
-    expect(performance.now() - abortedAt).to.be.below(1000);
     expect(answer).to.deep.include({ ok: false, output: 'spinning\n', truncated: false });
     expect(answer.error?.code).to.equal('declined');
     expect(answer.error?.message).to.contain('cancelled');
