@@ -7,8 +7,16 @@
  * browser adds the Origin header the runner checks. Domain failures (a missing file…) come back
  * as `{ ok: false, code }` results; transport and authorisation failures throw `NodeRuntimeError`.
  */
-import { systemClock, type Clock, type TimerHandle } from '../../../src/clock.js';
+// Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
+import type { Clock, TimerHandle } from '../../../src/clock.js';
 import type { NodeRunOutcome } from '../../../tools/node/adapter.js';
+
+/** The real timers, as src/clock.ts's `systemClock` has them. */
+const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * The project's store contract (structurally the same as `ReadableStore` in src/store.ts):
