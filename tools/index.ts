@@ -27,8 +27,12 @@ export { createFileOperations } from './files.js';
 export type { FileStore, FileOperationsOptions, PathKind } from './files.js';
 
 // Operations on the page's open document.
-export { RELAY_WAIT_NOTE, createDocumentGuard } from './shared.js';
+export { RELAY_WAIT_NOTE, createDocumentGuard, emptyInputSchema } from './shared.js';
 export type { OpenDocument, DocumentContext } from './shared.js';
+
+// What runs something (sql, go, node): one outcome type, one answer, one engine guard.
+export { runAnswer, outputFields, createEngineGuard } from './run.js';
+export type { RunOutcome, RunRequest, RunOutput, RunWording } from './run.js';
 
 // The conformance kit, and its options for the six tools' fields that have a syntax.
 export { checkConformance, assertConformance, conformanceCases, ConformanceError } from '../src/conformance.js';

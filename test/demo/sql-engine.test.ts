@@ -3,7 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { AI_CANCEL_NOTICE, createSqlPage } from '../../demo/sql/page.js';
 import type { SavedSql } from '../../demo/sql/storage.js';
-import { createSqlOperations, sqlRunAnswer } from '../../tools/sql/operations.js';
+import { createSqlOperations } from '../../tools/sql/operations.js';
 import { caller } from '../helpers/tools-call.js';
 import {
   SqlEngine,
@@ -392,18 +392,29 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
     expect(check.results[0].rows).to.deep.equal([[true]]);
   });
 
-  it('[NAT-2] an agent run whose call is cancelled stops, answers declined, and the page says an AI operation reset the DB', async () => {
+  it('[NAT-6] the user\'s reset during an agent run stops it and answers declined saying the user reset the DB', async () => {
+    const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 });
+    while (page.store.getState().runningBy !== 'agent') await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 300));
+    await page.resetDatabase();
+    const answer = (await running).result;
+    expect(answer.ok).to.equal(false);
+    expect(answer.error?.code).to.equal('declined');
+    expect(answer.error?.message).to.contain('the user reset the DB');
+    expect(engine.getState().lastReset?.reason).to.equal('explicit');
+  });
+
+  it('[NAT-6] [NAT-2] an agent run whose call is cancelled stops, answers declined, and the page says an AI operation reset the DB', async () => {
     const controller = new AbortController();
     const started = performance.now();
-    const running = page.adapter.run('select pg_sleep(10)', { timeoutMs: 30000, maxRows: 200, signal: controller.signal });
-    expect(page.store.getState().runningBy).to.equal('agent');
+    const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 }, 'accept', { signal: controller.signal });
+    while (page.store.getState().runningBy !== 'agent') await new Promise((r) => setTimeout(r, 10));
     setTimeout(() => controller.abort(), 300);
-    const outcome = await running;
+    const answer = (await running).result;
     expect(performance.now() - started).to.be.below(2000);
-    const answer = sqlRunAnswer(outcome, 30000);
     expect(answer.ok).to.equal(false);
-    expect(!answer.ok && answer.error.code).to.equal('declined');
-    expect(!answer.ok && answer.error.message).to.contain('cancelled');
+    expect(answer.error?.code).to.equal('declined');
+    expect(answer.error?.message).to.contain('cancelled');
     expect(page.store.getState().notice).to.equal(AI_CANCEL_NOTICE);
     expect(page.store.getState().runningBy).to.equal(null);
     expect(engine.getState().lastReset?.reason).to.equal('aborted');

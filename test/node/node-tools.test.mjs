@@ -149,7 +149,7 @@ describe('node operations on the real runner', () => {
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);
   });
 
-  it('[NAT-2] a cancelled node_run_command stops its process and answers failed with the output so far', async () => {
+  it('[NAT-6] [NAT-2] a cancelled node_run_command stops its process and answers declined with the output so far', async () => {
     const { call, runtime } = await setup();
     const controller = new AbortController();
     const pending = call('node_run_command', { command: 'node', args: ['-e', "console.log('serving'); setInterval(() => {}, 1000)"], timeoutMs: 60_000 }, { signal: controller.signal });
@@ -160,7 +160,7 @@ describe('node operations on the real runner', () => {
     const result = await pending;
     assert.ok(Date.now() - started < 10_000);
     assert.equal(result.ok, false);
-    assert.equal(result.error.code, 'failed');
+    assert.equal(result.error.code, 'declined');
     assert.match(result.error.message, /cancelled/);
     assert.equal(result.output, 'serving\n');
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);
