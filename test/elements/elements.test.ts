@@ -94,6 +94,56 @@ describe('elements: definition, runtime lookup, store controller', () => {
     el.remove();
   });
 
+  it('[SHAPE-2] StoreController with a selector renders only when the slice changes, and follows the stores it reads through get', async () => {
+    const inner = { a: createStore({ n: 1 }), b: createStore({ n: 100 }) };
+    const outer = createStore<{ pick: 'a' | 'b'; other: number }>({ pick: 'a', other: 0 });
+    let subscribed = 0;
+    const counting = <T>(store: ReturnType<typeof createStore<T>>) => ({
+      ...store,
+      subscribe(listener: () => void) {
+        subscribed += 1;
+        const stop = store.subscribe(listener);
+        return () => {
+          subscribed -= 1;
+          stop();
+        };
+      },
+    });
+    const followed = { a: counting(inner.a), b: counting(inner.b) };
+    class Picker extends LitElement {
+      readonly picked = new StoreController(this, counting(outer), (state, get) => ({ n: get(followed[state.pick]).n }),
+        (x, y) => x?.n === y?.n);
+      renders = 0;
+      protected override render() {
+        this.renders += 1;
+        return String(this.picked.value?.n);
+      }
+    }
+    customElements.define('store-controller-picker', Picker);
+    const el = await fixture<Picker>(html`<store-controller-picker></store-controller-picker>`);
+    expect(textOf(el.shadowRoot)).to.equal('1');
+    expect(subscribed, 'the store and the one store the selector read').to.equal(2);
+    inner.a.setState({ n: 2 });
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('2');
+
+    const renders = el.renders;
+    outer.setState({ pick: 'a', other: 1 }); // a change outside the slice
+    inner.b.setState({ n: 101 }); // a store the selector did not read
+    await el.updateComplete;
+    expect(el.renders, 'no render for changes outside the slice').to.equal(renders);
+
+    outer.setState({ pick: 'b', other: 1 });
+    await el.updateComplete;
+    expect(textOf(el.shadowRoot)).to.equal('101');
+    inner.a.setState({ n: 3 }); // no longer read: no longer followed
+    await el.updateComplete;
+    expect(el.renders).to.equal(renders + 1);
+    expect(subscribed).to.equal(2);
+    el.remove();
+    expect(subscribed, 'nothing followed once disconnected').to.equal(0);
+  });
+
   it('[SW-1] the default strings are the design doc\'s words; fillString keeps unknown placeholders', () => {
     const s = elements.defaultAiOpsStrings;
     expect([s.switchLabel, s.startFailedTitle, s.confirmSkipFuture, s.confirmCancel, s.logTitle, s.logConnectTitle, s.logReconnect])
