@@ -6,6 +6,7 @@ import { css, html, nothing, type PropertyDeclarations, type PropertyValues } fr
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { LogEntry, LogStatus, OperationLog } from '../src/operation-log.js';
+import { relayConnectionText } from '../src/connection-text.js';
 import { describeError } from '../src/result.js';
 import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsLogVisibilityChangeEvent } from './events.js';
@@ -13,8 +14,6 @@ import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
 import { fillString, type AiOpsStrings } from './strings.js';
 
-/** The relay's default port; any other is spelled out in the instructions (LOG-2). */
-const DEFAULT_RELAY_PORT = 9333;
 /** How long after a change the log renders (see `scheduleUpdate`). */
 const RENDER_DELAY_MS = 16;
 
@@ -343,16 +342,12 @@ export class AiOpsLog extends AiOpsPanel {
 
   private renderConnect() {
     const { text } = this;
-    const origin = globalThis.location.origin;
-    const port = this.runtime.relayPort;
-    // --no-install: npx runs the installed package and never fetches one of that name (PKG-2).
-    const args = ['--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
-    const config = JSON.stringify({ mcpServers: { 'ai-ops': { command: 'npx', args } } }, null, 2);
+    const { command, config } = relayConnectionText(globalThis.location.origin, this.runtime.relayPort);
     return html`
       <details class="connect" part="connect">
         <summary>${text.logConnectTitle}</summary>
         <p>${text.logConnectCommand}</p>
-        <pre part="command" tabindex="0"><code>npx ${args.join(' ')}</code></pre>
+        <pre part="command" tabindex="0"><code>${command}</code></pre>
         <p>${text.logConnectConfig}</p>
         <pre part="config" tabindex="0"><code>${config}</code></pre>
         <p>${text.logConnectReconnectHint}</p>
