@@ -18,6 +18,28 @@ describe('elements: definition, runtime lookup, store controller', () => {
     expect(document.createElement('ai-ops-switch')).to.be.instanceOf(AiOpsSwitch);
   });
 
+  it('[SHAPE-2] every event is its own class, named ai-ops-*, heard by the page from inside a shadow root', () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    const inside = host.attachShadow({ mode: 'open' }).appendChild(document.createElement('span'));
+    const heard: Event[] = [];
+    const events = [
+      new elements.AiOpsSwitchChangeEvent({ tool: 'sql', on: true }),
+      new elements.AiOpsConfirmApproveEvent({ id: 1, tool: 'sql', name: 'sql_drop', skipFuture: false }),
+      new elements.AiOpsConfirmDeclineEvent({ id: 2, tool: 'sql', name: 'sql_drop', reason: 'escape' }),
+      new elements.AiOpsLogVisibilityChangeEvent({ visible: true }),
+    ];
+    const names = ['ai-ops-switch-change', 'ai-ops-confirm-approve', 'ai-ops-confirm-decline', 'ai-ops-log-visibility-change'];
+    for (const name of names) document.addEventListener(name, (event) => heard.push(event), { once: true });
+    for (const event of events) inside.dispatchEvent(event);
+    host.remove();
+    expect(heard).to.deep.equal(events);
+    expect(events.map((e) => e.type)).to.deep.equal(names);
+    expect(events.map((e) => (e.constructor as unknown as { eventName: string }).eventName)).to.deep.equal(names);
+    expect(events.every((e) => e instanceof CustomEvent && e.bubbles && e.composed)).to.equal(true);
+    expect((events[2] as elements.AiOpsConfirmDeclineEvent).detail.reason).to.equal('escape');
+  });
+
   it('[SHAPE-2] a context provider gives the runtime, ahead of the aiOps property', async () => {
     const fromContext = createTestRuntime();
     fromContext.provideOperations('sql', testOperations('sql'));
