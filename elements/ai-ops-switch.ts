@@ -2,7 +2,7 @@
  * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5).
  * @module
  */
-import { css, html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { switchShownOn } from './on-demand.js';
@@ -38,7 +38,7 @@ import { tokens } from './styles.js';
  * <ai-ops-switch tool="sql"></ai-ops-switch>
  */
 export class AiOpsSwitch extends AiOpsElement {
-  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override shadowRootOptions: ShadowRootInit = { mode: 'open', delegatesFocus: true };
 
   // The knob moves without a transition: its rules and the reduced-motion query cost ~50 B gzip of
   // what every page loads while off (PKG-4), spent on SAFE-3's notice instead.
@@ -127,7 +127,7 @@ export class AiOpsSwitch extends AiOpsElement {
     super.willUpdate(changed);
     this.view.setStore(this.runtime.sessions);
     const state = this.view.value?.state;
-    this.hidden = !state || this.runtime.embedded || state.embedded;
+    this.hidden = !state || this.runtime.embedded;
     // Whoever turned it on (the user, a stored permission, another tab): a page that defines the
     // dialog and the log on demand defines them now (PKG-4).
     if (this.on && !this.hidden) switchShownOn();
@@ -162,8 +162,7 @@ role="alert"><strong part="alert-title">${notice[0]}</strong>
     if (!session) return;
     if (input.checked) session.turnOn();
     else session.turnOff();
-    const changed = new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked });
-    this.dispatchEvent(changed);
+    this.dispatchEvent(new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked }));
     // A click the session does not follow renders nothing new; the update puts the checkbox back.
     this.requestUpdate();
   }

@@ -29,7 +29,8 @@ export type StoreSelector<S, T> = (state: S, get: <U>(store: ReadableStore<U>) =
  */
 export class StoreController<S, T = S> implements ReactiveController {
   private store: ReadableStore<S> | undefined;
-  private unsubscribe: (() => void)[] = [];
+  /** The stores followed now, each with how to stop following it. */
+  private readonly followed = new Map<ReadableStore<unknown>, () => void>();
   private last: T | undefined;
   private connected = false;
 
@@ -75,16 +76,26 @@ export class StoreController<S, T = S> implements ReactiveController {
     if (!this.equals(this.last as T, this.value as T)) this.host.requestUpdate();
   };
 
-  /** Runs the selector; while connected, follows exactly the stores it read (and only those). */
+  /**
+   * Runs the selector; while connected, follows exactly the stores it read. A store followed
+   * before and read again keeps its subscription, so a store notifying its listeners never sees
+   * this one leave and come back in the middle of that.
+   */
   private select(): T | undefined {
-    const read: ReadableStore<unknown>[] = [];
+    const read = new Set<ReadableStore<unknown>>();
     const get = <U>(store: ReadableStore<U>): U => {
-      read.push(store);
+      read.add(store);
       return store.getState();
     };
     const value = this.store && this.selector(get(this.store), get);
-    for (const stop of this.unsubscribe) stop();
-    this.unsubscribe = this.connected ? read.map((store) => store.subscribe(this.changed)) : [];
+    if (!this.connected) read.clear();
+    for (const [store, stop] of this.followed) {
+      if (!read.delete(store)) {
+        stop();
+        this.followed.delete(store);
+      }
+    }
+    for (const store of read) this.followed.set(store, store.subscribe(this.changed));
     return value;
   }
 }

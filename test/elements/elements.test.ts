@@ -120,10 +120,12 @@ describe('elements: definition, runtime lookup, store controller', () => {
     const inner = { a: createStore({ n: 1 }), b: createStore({ n: 100 }) };
     const outer = createStore<{ pick: 'a' | 'b'; other: number }>({ pick: 'a', other: 0 });
     let subscribed = 0;
+    let subscriptions = 0;
     const counting = <T>(store: ReturnType<typeof createStore<T>>) => ({
       ...store,
       subscribe(listener: () => void) {
         subscribed += 1;
+        subscriptions += 1;
         const stop = store.subscribe(listener);
         return () => {
           subscribed -= 1;
@@ -145,9 +147,11 @@ describe('elements: definition, runtime lookup, store controller', () => {
     const el = await fixture<Picker>(html`<store-controller-picker></store-controller-picker>`);
     expect(textOf(el.shadowRoot)).to.equal('1');
     expect(subscribed, 'the store and the one store the selector read').to.equal(2);
+    const before = subscriptions;
     inner.a.setState({ n: 2 });
     await el.updateComplete;
     expect(textOf(el.shadowRoot)).to.equal('2');
+    expect(subscriptions, 'a store read again keeps its subscription (no unsubscribe inside its own notification)').to.equal(before);
 
     const renders = el.renders;
     outer.setState({ pick: 'a', other: 1 }); // a change outside the slice
