@@ -1,9 +1,9 @@
 /**
- * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5).
+ * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5, SAFE-3).
  * @module
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
+import type { ToolSession } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { switchShownOn } from './on-demand.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
@@ -12,8 +12,12 @@ import { tokens } from './styles.js';
 
 /**
  * @summary The permission switch of one tool, labelled 「AI からの操作」, off by default. Under it, a
- * danger notice (`role="alert"`) when the operations could not start. Renders nothing in an
+ * danger notice (`role="alert"`, so screen readers say it at once) when the operations could not
+ * start (SW-4), or when, switched off, the stored permission could not be removed because storage
+ * refuses every write, so that a reload would start them again (SAFE-3). Renders nothing in an
  * embedded page, or while the runtime has no session for `tool`; it then sets its own `hidden`.
+ * Showing its tool on or starting, it has the dialog and the log defined if the page left them for
+ * then (`elements/define.js`, PKG-4).
  * @tagname ai-ops-switch
  *
  * @event {AiOpsSwitchChangeEvent} ai-ops-switch-change - The user turned the switch on or off;
@@ -22,9 +26,9 @@ import { tokens } from './styles.js';
  * @csspart base - The row holding the switch and its label.
  * @csspart switch - The `<input type="checkbox" role="switch">`.
  * @csspart label - The visible label.
- * @csspart alert - The notice shown when starting failed.
+ * @csspart alert - The notice shown when starting failed or the stored permission remains.
  * @csspart alert-title - The notice's title.
- * @csspart alert-body - The notice's body: the reason.
+ * @csspart alert-body - The notice's body: the reason, or what a reload does.
  *
  * @cssproperty --ai-ops-accent - Track colour while on; focus ring.
  * @cssproperty --ai-ops-switch-off - Track colour while off.
