@@ -5,6 +5,7 @@ import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { heapPlugin } from './test/elements/heap-plugin.mjs';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
 import { assertLaunchedBrowserMode } from './test/webmcp-check.mjs';
 
@@ -38,8 +39,8 @@ export default {
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
-  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9).
-  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9); heap: the JS heap after GC (SAFE-8).
+  plugins: [a11ySnapshotPlugin(), heapPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -278,6 +278,29 @@ describe('<ai-ops-log>', () => {
     expect(textOf(part(rowsOf(el).at(-1)!, 'args-summary'))).to.equal('{"text":"call 13"}');
   });
 
+  it('[LOG-5] a new row renders a moment after the call, on the element\'s injected clock, not inside the call', async () => {
+    const { session, el } = await setup('tab');
+    await turnOn(session);
+    await el.updateComplete;
+    const clock = createFakeClock();
+    el.clock = clock;
+    await aTimeout(0); // the update that setting the clock asked for now waits on the fake clock
+    clock.advance(16);
+    await el.updateComplete;
+    await session.call('sql_echo', { text: 'later' });
+    await aTimeout(0);
+    expect(el.isUpdatePending, 'the render waits').to.equal(true);
+    expect(rowsOf(el).length).to.equal(0);
+    // Real time passes well beyond the delay: the element waits for its own clock only.
+    await aTimeout(60);
+    clock.advance(15);
+    await aTimeout(0);
+    expect(rowsOf(el).length).to.equal(0);
+    clock.advance(1);
+    await el.updateComplete;
+    expect(rowsOf(el).map((r) => textOf(part(r, 'args-summary')))).to.deep.equal(['{"text":"later"}']);
+  });
+
   it('[LOG-6] arguments and results are text: HTML creates no element; Markdown/XML shows unescaped', async () => {
     const { session, el } = await setup('tab');
     await turnOn(session);
