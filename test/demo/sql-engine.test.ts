@@ -1,8 +1,8 @@
-// SqlEngine against the real engine: PGlite in the worker built by demo/sql/build.mjs into
+// SqlEngine against the real engine: PGlite in the worker built by playground/sql/build.mjs into
 // dist/site/sql/engine/ (build first: `node esbuild.config.mjs sql`).
 import { expect } from '@open-wc/testing';
-import { AI_CANCEL_NOTICE, createSqlPage } from '../../demo/sql/page.js';
-import type { SavedSql } from '../../demo/sql/storage.js';
+import { AI_CANCEL_NOTICE, createSqlPage } from '../../playground/sql/sql-page.js';
+import type { SavedSql } from '../../playground/sql/storage.js';
 import { createSqlOperations } from '../../tools/sql/operations.js';
 import { caller } from '../helpers/tools-call.js';
 import {
@@ -12,7 +12,7 @@ import {
   type SqlEngineState,
   type SqlRunResult,
   type StatementResult,
-} from '../../demo/sql/engine/sql-engine.js';
+} from '../../playground/sql/engine/sql-engine.js';
 
 const engineUrl = '/dist/site/sql/engine/';
 

@@ -1,5 +1,5 @@
 // The /drawio/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the
-// real maxGraph (@maxgraph/core) preview bundled by demo/drawio/build.mjs, and the operations called
+// real maxGraph (@maxgraph/core) preview bundled into the app's draw.io page (playground/drawio/), and the operations called
 // the way an agent's calls arrive (navigator.modelContextTesting.executeTool, the path the relay
 // widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
 import { test, before, after } from 'node:test';
@@ -93,7 +93,7 @@ after(async () => {
 
 test('[DOC-3] without ?doc= the page opens `welcome`, the sample diagram: its name is in the title and maxGraph draws its 3 cells', async () => {
   assert.equal(await page.title(), 'ようこそ — drawio — ai-ops');
-  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), 'ようこそ');
   assert.match(await editor(page).inputValue(), /^<mxfile>/);
   assert.equal(await page.locator('#preview').getAttribute('data-cell-count'), '3');
   // Two boxes with labels and one arrow: 2 shapes + 2 labels + 1 edge.
@@ -256,6 +256,45 @@ test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready un
   } finally {
     await second.close();
   }
+});
+
+test('[DOC-1] [DOC-3] [APP-5] the document bar: 新しい図 opens a new diagram within the app, 開く and the back button return to ようこそ, renaming shows in the title and to the agent', async () => {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const welcomeXml = (await call(page, 'drawio_read', {})).xml;
+  await page.getByRole('button', { name: '新しい図' }).click();
+  await waitFor(async () => /^\?doc=diagram-[\w-]+$/.test(await page.evaluate(() => location.search)), 5000, 'the new diagram\'s ?doc=');
+  const id = (await page.evaluate(() => location.search)).slice('?doc='.length);
+  await waitFor(async () => (await page.title()) === '新しい図 — drawio — ai-ops', 5000, 'the new diagram\'s title');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '0', 5000, 'the blank diagram drawn');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '新しい図' });
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), '新しい図');
+
+  const name = page.getByLabel('名前');
+  await name.fill('構成図');
+  await name.press('Enter');
+  await waitFor(async () => (await page.title()) === '構成図 — drawio — ai-ops', 5000, 'the renamed title');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '構成図' });
+  // Escape puts the name back without renaming.
+  await name.fill('やめた名前');
+  await name.press('Escape');
+  assert.equal(await name.inputValue(), '構成図');
+  assert.equal((await call(page, 'drawio_read', {})).document.name, '構成図');
+
+  const open = page.getByLabel('開く');
+  await waitFor(async () => (await open.locator('option').allTextContents()).includes('ようこそ'), 5000, 'ようこそ in 開く');
+  assert.equal(await open.inputValue(), id);
+  await open.selectOption('welcome');
+  await waitFor(async () => (await page.title()) === 'ようこそ — drawio — ai-ops', 5000, 'back to ようこそ');
+  assert.equal((await call(page, 'drawio_read', {})).xml, welcomeXml);
+  assert.equal(await editor(page).inputValue(), welcomeXml);
+
+  await page.goBack();
+  await waitFor(async () => (await page.title()) === '構成図 — drawio — ai-ops', 5000, 'the back button to reopen 構成図');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '構成図' });
+  await page.goBack();
+  await waitFor(async () => (await page.title()) === 'ようこそ — drawio — ai-ops', 5000, 'ようこそ again');
+  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'all within one document');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id: 'welcome', name: 'ようこそ' });
 });
 
 test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a diagram\'s foreign images and HTML labels fetch nothing', async () => {

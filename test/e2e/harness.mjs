@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 import { assertBrowserMode } from '../webmcp-check.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
