@@ -290,3 +290,40 @@ export async function callInPage(target, name, args = {}) {
   const result = JSON.parse(text);
   return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
 }
+
+/**
+ * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script:
+ * `page.addInitScript(holdIndexedDb)`), so a test can call while the page is still loading its document.
+ */
+export function holdIndexedDb() {
+  const held = [];
+  let holding = true;
+  window.__releaseIndexedDb = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) {
+    const request = open.apply(this, args);
+    // Added before the page sets onsuccess, so it runs first and can stop it.
+    request.addEventListener('success', (event) => {
+      if (!holding) return;
+      event.stopImmediatePropagation();
+      held.push(() => request.onsuccess?.call(request, event));
+    });
+    return request;
+  };
+}
+
+/**
+ * Leaves a tool page by the app's home link and comes back by the home page's link to `tool`, like
+ * a person, and checks the app did it without loading a document.
+ */
+export async function leaveAndComeBack(page, tool) {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  await page.locator('header.page-header a.home').click();
+  await page.locator('.home-page').waitFor();
+  await page.locator(`.home-page a[href="/${tool}/"]`).click();
+  await page.locator(`ai-ops-switch[tool="${tool}"]`).waitFor();
+  if ((await page.evaluate(() => window.__sameDocument)) !== marker) throw new Error('the app loaded a new document');
+}

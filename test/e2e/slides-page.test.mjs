@@ -5,7 +5,7 @@
 // uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, logRows, showLog } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack } from './harness.mjs';
 import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
@@ -48,30 +48,6 @@ async function replaceText(target, text) {
   await editor(target).click();
   await target.keyboard.press('Control+a');
   await target.keyboard.insertText(text);
-}
-
-/**
- * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
- * test can call while the page is still loading its deck.
- */
-function holdIndexedDb() {
-  const held = [];
-  let holding = true;
-  window.__releaseIndexedDb = () => {
-    holding = false;
-    for (const release of held.splice(0)) release();
-  };
-  const open = IDBFactory.prototype.open;
-  IDBFactory.prototype.open = function (...args) {
-    const request = open.apply(this, args);
-    // Added before the page sets onsuccess, so it runs first and can stop it.
-    request.addEventListener('success', (event) => {
-      if (!holding) return;
-      event.stopImmediatePropagation();
-      held.push(() => request.onsuccess?.call(request, event));
-    });
-    return request;
-  };
 }
 
 before(async () => {
@@ -251,13 +227,9 @@ test('[APP-1] typing, then leaving by the app\'s own links and coming back: the 
   await showLog(page, 'slides');
   const rows = await logRows(page, 'slides').count();
   assert.ok(rows > 0);
-  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
   // At once, before typing's debounced save: leaving the page saves it.
-  await page.locator('header.page-header a.home').click();
-  await page.locator('.home-page').waitFor();
-  await page.locator('.home-page a[href="/slides/"]').click();
+  await leaveAndComeBack(page, 'slides');
   await deckLoaded(page);
-  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'the app navigated without loading a document');
   assert.equal(await editorText(page), typed);
   await operationsListed(page);
   assert.equal((await call(page, 'slides_read', {})).markdown, typed);
