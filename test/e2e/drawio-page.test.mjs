@@ -215,7 +215,7 @@ test('[DRW-1] a person edits the XML: a valid edit redraws the preview; a broken
   assert.equal((await call(page, 'drawio_read', {})).xml, valid);
 });
 
-test('[APP-1] an edit still resting when the page is left by the app\'s own links is kept: coming back shows it drawn, with the log rows', async () => {
+test('[APP-1] an edit still resting when the page is left by the app\'s home link is kept: coming back (back button) shows it drawn, with the log rows', async () => {
   await showLog(page, 'drawio');
   const rows = await logRows(page, 'drawio').count();
   assert.ok(rows > 0);

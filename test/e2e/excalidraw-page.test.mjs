@@ -386,7 +386,7 @@ test('the drawing survives a reload (saved in IndexedDB)', async () => {
   assert.deepEqual(after.elements, before);
 });
 
-test('[APP-1] leaving the page by the app\'s own links and coming back: the drawing (a change made just before leaving included) and the log rows are still there', async () => {
+test('[APP-1] leaving the page by the app\'s home link and coming back (back button): the drawing (a change made just before leaving included) and the log rows are still there', async () => {
   await showLog(page, 'excalidraw');
   const added = await call(page, 'excalidraw_add_elements', { elements: [{ type: 'diamond', id: 'before-leaving', x: 700, y: 500 }] });
   assert.equal(added.ok, true);

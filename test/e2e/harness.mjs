@@ -316,14 +316,15 @@ export function holdIndexedDb() {
 }
 
 /**
- * Leaves a tool page by the app's home link and comes back by the home page's link to `tool`, like
- * a person, and checks the app did it without loading a document.
+ * Leaves a tool page by the header's home link and comes back with the browser's back button, like
+ * a person, and checks the app did both without loading a document.
  */
 export async function leaveAndComeBack(page, tool) {
   const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const toolSwitch = page.locator(`ai-ops-switch[tool="${tool}"]`);
   await page.locator('header.page-header a.home').click();
-  await page.locator('.home-page').waitFor();
-  await page.locator(`.home-page a[href="/${tool}/"]`).click();
-  await page.locator(`ai-ops-switch[tool="${tool}"]`).waitFor();
+  await toolSwitch.waitFor({ state: 'detached' });
+  await page.goBack();
+  await toolSwitch.waitFor();
   if ((await page.evaluate(() => window.__sameDocument)) !== marker) throw new Error('the app loaded a new document');
 }

@@ -218,7 +218,7 @@ test('[SLI-1] a person types Markdown: the preview follows, and slides_read sees
   await waitFor(async () => (await page.locator('#preview section[data-theme="default"]').count()) > 0, 5000, 'the preview in default');
 });
 
-test('[APP-1] typing, then leaving by the app\'s own links and coming back: the typed deck and the log rows are still there', async () => {
+test('[APP-1] typing, then leaving by the app\'s home link and coming back (back button): the typed deck and the log rows are still there', async () => {
   const box = editor(page);
   await box.click();
   await page.keyboard.press('Control+End');
