@@ -4,7 +4,7 @@
 // widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -76,6 +76,14 @@ test('[DOC-3] without ?doc= the page opens `welcome`, the sample diagram: its na
   assert.equal(await drawnCount(page), 5);
   assert.equal(await page.locator('#preview svg ellipse').count(), 1);
   assert.match(await previewText(page), /アイデア/);
+});
+
+test('[APP-5] the page passes axe: the XML editor is labelled, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  const bar = page.getByRole('toolbar', { name: '図の操作' });
+  for (const name of ['名前', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しい図' }).count(), 1);
+  assert.equal(await page.getByRole('img', { name: '図のプレビュー' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: drawio_read, drawio_add_cells and drawio_write are listed', async () => {

@@ -328,3 +328,9 @@ export async function leaveAndComeBack(page, tool) {
   await toolSwitch.waitFor();
   if ((await page.evaluate(() => window.__sameDocument)) !== marker) throw new Error('the app loaded a new document');
 }
+
+/** axe-core's violations on the page (its open shadow roots included), as `id: selector…` lines. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+}

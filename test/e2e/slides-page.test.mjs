@@ -5,7 +5,7 @@
 // uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
 import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
@@ -69,6 +69,14 @@ test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name 
   assert.match(await editorText(page), /^---\ntheme: default/);
   await waitFor(async () => (await previewSlides(page).count()) === 3, 5000, 'three slides in the preview');
   assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);
+});
+
+test('[APP-4] [APP-5] the page passes axe: the Markdown editor is a textbox named Markdown, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  assert.equal(await editor(page).getAttribute('aria-multiline'), 'true');
+  const bar = page.getByRole('toolbar', { name: 'スライドの操作' });
+  for (const name of ['名前', 'テーマ', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しいスライド' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: slides_read, slides_set_theme and slides_write are listed', async () => {
