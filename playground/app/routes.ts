@@ -12,6 +12,8 @@ export const toolPages: Partial<Record<ToolName, LazyExoticComponent<ComponentTy
   excalidraw: lazy(() => import('../excalidraw/page.js')),
   slides: lazy(() => import('../slides/page.js')),
   drawio: lazy(() => import('../drawio/page.js')),
+  node: lazy(() => import('../node/page.js')),
+  go: lazy(() => import('../go/page.js')),
 };
 
 /** The tool a path names (`/sql/` → `sql`), or undefined for the home page and unknown paths. */

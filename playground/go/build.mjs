@@ -1,11 +1,11 @@
-// Builds the Go page (called by esbuild.config.mjs): the page itself (main.ts → main.js, index.html,
-// go.css) and its engine into <outdir>/engine/:
-//   engine/worker.js     the module Web Worker (demo/go/engine/worker.ts + wasm_exec.js)
+// Builds the Go page's engine (called by esbuild.config.mjs, which builds the page itself as a
+// chunk of the app and copies go.css) into <outdir>/engine/:
+//   engine/worker.js     the module Web Worker (playground/go/engine/worker.ts + wasm_exec.js)
 //   engine/yaegi.wasm    Yaegi for GOOS=js GOARCH=wasm (scripts/build-yaegi.mjs; ~40 s, cached)
 //   engine/wasm_exec.js  the Go support file the worker bundles, for reference
-// The page imports demo/go/engine/go-runner.ts and passes
-// { workerUrl: 'engine/worker.js', wasmUrl: 'engine/yaegi.wasm' } (relative to the page).
-import { copyFile, cp, mkdir, stat } from 'node:fs/promises';
+// The page (state.ts) passes { workerUrl: '/go/engine/worker.js', wasmUrl: '/go/engine/yaegi.wasm' }:
+// absolute, since the app's URL changes.
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildYaegi } from '../../scripts/build-yaegi.mjs';
 
@@ -20,7 +20,7 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
   await mkdir(engineDir, { recursive: true });
   await esbuild.build({
     ...browserOptions,
-    entryPoints: { worker: join(root, 'demo/go/engine/worker.ts') },
+    entryPoints: { worker: join(root, 'playground/go/engine/worker.ts') },
     outdir: engineDir,
     plugins: [
       {
@@ -34,12 +34,6 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
   });
   await copyIfChanged(wasm, join(engineDir, 'yaegi.wasm'));
   await copyIfChanged(wasmExec, join(engineDir, 'wasm_exec.js'));
-  await esbuild.build({
-    ...browserOptions,
-    entryPoints: { main: join(root, 'demo/go/main.ts') },
-    outdir,
-  });
-  for (const file of ['index.html', 'go.css']) await cp(join(root, 'demo/go', file), join(outdir, file));
 }
 
 /** Skips copying the 34 MB wasm when the copy is already newer and the same size. */
@@ -50,7 +44,7 @@ async function copyIfChanged(from, to) {
   await copyFile(from, to);
 }
 
-// `node demo/go/build.mjs`: this part alone, into dist/site/go (same options as the main build).
+// `node playground/go/build.mjs`: this part alone, into dist/site/go (same options as the main build).
 if (process.argv[1] && (await import('node:url')).fileURLToPath(import.meta.url) === process.argv[1]) {
   const { dirname, resolve } = await import('node:path');
   const { fileURLToPath, pathToFileURL } = await import('node:url');

@@ -6,6 +6,7 @@
  * @module
  */
 import { createStore, resolveRelativePath, type ReadableStore } from 'ai-ops';
+import { openRecordStore } from '../shared/idb.js';
 
 /** A file or directory of the project. Paths are relative to the root, `/`-separated, no trailing `/`. */
 export interface GoProjectEntry {
@@ -292,39 +293,25 @@ export function createGoFiles(options: GoFilesOptions): GoFiles {
 }
 
 /**
- * Projects in IndexedDB: database `ai-ops-go`, object store `projects`, keyed by embed id.
+ * Projects in IndexedDB through the playground's one helper (shared/idb.ts): database
+ * `ai-ops-go`, object store `projects`, keyed by embed id — the names the page always used.
+ * Without IndexedDB both reject, so the page says it keeps the files for this visit only.
  * @example const storage = createIndexedDbProjectStorage();
  */
 export function createIndexedDbProjectStorage(dbName = 'ai-ops-go', factory: IDBFactory = indexedDB): GoProjectStorage {
-  let opened: Promise<IDBDatabase> | null = null;
-  const open = () =>
-    (opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factory.open(dbName, 1);
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains('projects')) request.result.createObjectStore('projects', { keyPath: 'id' });
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error('IndexedDB could not be opened'));
-      request.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
-    }).catch((error: unknown) => {
-      opened = null;
-      throw error;
-    }));
-  const transact = <T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => IDBRequest<T>) =>
-    open().then(
-      (db) =>
-        new Promise<T>((resolve, reject) => {
-          const tx = db.transaction('projects', mode);
-          const request = body(tx.objectStore('projects'));
-          tx.oncomplete = () => resolve(request.result);
-          tx.onerror = () => reject(tx.error ?? request.error ?? new Error('IndexedDB transaction failed'));
-          tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-        }),
-    );
+  const projects = openRecordStore<StoredGoProject>(dbName, { storeName: 'projects', factory });
+  const persistent = () => {
+    if (!projects.persistent) throw new Error('IndexedDB を開けません');
+  };
   return {
-    load: async (id) => ((await transact('readonly', (s) => s.get(id))) as StoredGoProject | undefined) ?? null,
+    load: async (id) => {
+      const project = await projects.get(id);
+      persistent();
+      return project ?? null;
+    },
     save: async (project) => {
-      await transact('readwrite', (s) => s.put(project));
+      await projects.put(project);
+      persistent();
     },
   };
 }

@@ -1,70 +1,97 @@
 /**
- * The Go page's state, outside any component (SHAPE-5): the files module (files.ts), the engine
- * (GoRunner), and the one run function (run-control.ts) that the Run and Test buttons and
- * `go_run`/`go_test` call (GO-3). The AI operations are handed to the runtime here, at module
- * initialisation.
+ * The Go page's state, outside any component (SHAPE-5): per embed id, the files module (files.ts)
+ * and the one run function (run-control.ts) that the Run and Test buttons and `go_run`/`go_test`
+ * call (GO-3), over one engine (GoRunner). The AI operations are handed to the runtime once per
+ * document, when the page first mounts (APP-3); they read the project shown last.
  * @module
  */
 import { provideOperations } from 'ai-ops';
-import type { GoToolAdapter } from 'ai-ops/tools/go';
-import { createGoOperations } from 'ai-ops/tools/go';
+import { createGoOperations, type GoToolAdapter } from 'ai-ops/tools/go';
+import { embedIdOf } from '../shared/page-params.js';
 import { GoRunner } from './engine/go-runner.js';
-import { createGoFiles, createIndexedDbProjectStorage } from './files.js';
-import { createGoRunControl } from './run-control.js';
+import { createGoFiles, createIndexedDbProjectStorage, type GoFiles, type GoProjectStorage } from './files.js';
+import { createGoRunControl, type GoRunControl } from './run-control.js';
+import type { GoRunMode } from 'ai-ops/tools/go';
 
 export type { OutputEvent, RunEnd, RunState } from './run-control.js';
 
-/** The embed id from `?id=` (default `demo`): the project is saved under it and shown in the title (DOC-3). */
-export function readEmbedId(search: string): string {
-  const id = new URLSearchParams(search).get('id')?.trim();
-  return id ? id.slice(0, 100) : 'demo';
+/** The embed id when the URL has none. */
+export const DEFAULT_EMBED_ID = 'demo';
+
+/** Characters of the last run's output kept for the pane, so it shows again after navigation. */
+const KEPT_PANE_CHARS = 200_000;
+
+/** One project: its files, its run function, and the last run's output as the pane shows it. */
+export interface GoProject extends Pick<GoRunControl, 'runState' | 'subscribeOutput' | 'run' | 'stop'> {
+  readonly embedId: string;
+  readonly files: GoFiles;
+  /** The mode and output of the current or last run. */
+  lastOutput(): { mode: GoRunMode | null; text: string };
 }
 
-export const embedId = readEmbedId(location.search);
+let runner: GoRunner | undefined;
+let storage: GoProjectStorage | undefined;
+const projects = new Map<string, GoProject>();
+let shown: GoProject | undefined;
+let provided = false;
 
-/** The project's files (GO-2). */
-export const files = createGoFiles({ projectId: embedId, storage: createIndexedDbProjectStorage() });
+function createProject(embedId: string): GoProject {
+  // Yaegi in a Web Worker at absolute URLs (the app's URL changes); the wasm loads on the first run (GO-4).
+  runner ??= new GoRunner({ workerUrl: '/go/engine/worker.js', wasmUrl: '/go/engine/yaegi.wasm' });
+  storage ??= createIndexedDbProjectStorage();
+  const files = createGoFiles({ projectId: embedId, storage });
+  const control = createGoRunControl({ runner, files });
+  let mode: GoRunMode | null = null;
+  let text = '';
+  control.subscribeOutput((event) => {
+    if (event.type === 'start') {
+      mode = event.mode;
+      text = '';
+    } else if (event.type === 'chunk') {
+      text += event.text;
+      if (text.length > KEPT_PANE_CHARS * 2) text = text.slice(-KEPT_PANE_CHARS);
+    }
+  });
+  void files.load();
+  return {
+    embedId,
+    files,
+    runState: control.runState,
+    subscribeOutput: control.subscribeOutput,
+    run: control.run,
+    stop: control.stop,
+    lastOutput: () => ({ mode, text: text.slice(-KEPT_PANE_CHARS) }),
+  };
+}
 
-/** Yaegi in a Web Worker; the wasm loads on the first run (GO-4). */
-export const runner = new GoRunner({ workerUrl: 'engine/worker.js', wasmUrl: 'engine/yaegi.wasm' });
+/** The project of the embed id in `search` (`?id=`), created (and its saved files read) on first use. */
+export function goProjectFor(search: string): GoProject {
+  const embedId = embedIdOf(search) || DEFAULT_EMBED_ID;
+  let project = projects.get(embedId);
+  if (!project) {
+    project = createProject(embedId);
+    projects.set(embedId, project);
+  }
+  return project;
+}
 
-/** The page's run function, run state and output stream (run-control.ts). */
-const control = createGoRunControl({ runner, files });
-
-/** The run state store (the buttons show running from it, for agent runs too: GO-7). */
-export const runState = control.runState;
-
-/** Follows the output of every run, started by a button or an agent alike (GO-4). */
-export const subscribeOutput = control.subscribeOutput;
-
-/**
- * The one function behind the Run and Test buttons and `go_run`/`go_test` (GO-3).
- * @example const outcome = await run('test', { timeoutMs: 30_000 });
- */
-export const run = control.run;
-
-/** Stops the current run (the page's 停止 button). No effect when nothing runs. */
-export const stop = control.stop;
-
-/** What `tools/go` reads: the same files module and the same run function as the page (GO-2, GO-3). */
-export const goAdapter: GoToolAdapter = {
+/** What `tools/go` reads: the shown project's files module and run function (GO-2, GO-3). */
+const goAdapter: GoToolAdapter = {
   files: {
-    isLoaded: () => files.isLoaded(),
-    list: () => files.list(),
-    read: (path) => files.read(path),
-    write: (path, contents) => files.write(path, contents),
-    remove: (path) => files.remove(path),
+    isLoaded: () => shown?.files.isLoaded() ?? false,
+    list: () => shown?.files.list() ?? [],
+    read: (path) => shown?.files.read(path) ?? null,
+    write: (path, contents) => (shown ? shown.files.write(path, contents) : Promise.reject(new Error('the project is not loaded yet'))),
+    remove: (path) => (shown ? shown.files.remove(path) : Promise.reject(new Error('the project is not loaded yet'))),
   },
-  getRunnerState: () => runState.getState().status,
-  run: (mode, { timeoutMs, signal }) => run(mode, { timeoutMs, signal }),
+  getRunnerState: () => shown?.runState.getState().status ?? 'idle',
+  run: (mode, { timeoutMs, signal }) => (shown ? shown.run(mode, { timeoutMs, signal }) : Promise.resolve({ kind: 'busy' })),
 };
 
-provideOperations('go', createGoOperations(goAdapter));
-
-void files.load();
-
-// Typing saves after a short pause; a page being hidden or closed saves at once.
-addEventListener('pagehide', () => void files.flush());
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') void files.flush();
-});
+/** The project is shown: the operations read it; the first call hands them to ai-ops. */
+export function showGoProject(project: GoProject): void {
+  shown = project;
+  if (provided) return;
+  provided = true;
+  provideOperations('go', createGoOperations(goAdapter));
+}

@@ -1,22 +1,14 @@
 /**
  * The node page's state, outside any component (SHAPE-5): the boot promise of the Node runtime
  * (a client of the demo server's localhost runner), the current instance that a reboot replaces,
- * and the page's console messages. The AI operations are handed to the runtime here, at module
- * initialisation; they read the current instance on every call (NODE-1, NODE-2).
+ * the page's console messages, the open file (editor.ts) and the terminal's process (terminal.ts).
+ * {@link startNodePage} boots the runtime and hands the AI operations to ai-ops, once per document,
+ * when the page first mounts (APP-3); they read the current instance on every call (NODE-1, NODE-2).
  * @module
  */
 import { createStore, provideOperations } from 'ai-ops';
-import type { NodeRuntimeLike, NodeToolAdapter } from 'ai-ops/tools/node';
-import { createNodeOperations } from 'ai-ops/tools/node';
+import { createNodeOperations, type NodeRuntimeLike, type NodeToolAdapter } from 'ai-ops/tools/node';
 import { NodeRuntime, readRunnerToken } from './engine/node-runtime.js';
-
-/** The embed id from `?id=` (default `demo`), shown in the title (DOC-3). */
-export function readEmbedId(search: string): string {
-  const id = new URLSearchParams(search).get('id')?.trim();
-  return id ? id.slice(0, 100) : 'demo';
-}
-
-export const embedId = readEmbedId(location.search);
 
 /** Where the runtime is: booting, ready (an instance in use) or failed (NODE-1). */
 export interface RuntimeState {
@@ -65,8 +57,6 @@ const fileChanged = (change: FileChange) => {
   for (const listener of [...fileListeners]) listener(change);
 };
 
-const token = readRunnerToken(document);
-
 /**
  * Boots a new runtime instance; the previous one stops being used at once. Resolves with the
  * instance, or null when this boot failed or a newer one started meanwhile.
@@ -75,6 +65,8 @@ export async function boot(): Promise<NodeRuntime | null> {
   const generation = runtimeState.getState().generation + 1;
   runtimeState.setState({ status: 'booting', runtime: null, error: null, generation });
   const isCurrent = () => runtimeState.getState().generation === generation;
+  // The server puts this start's token into the app's document (the same placeholder as before).
+  const token = readRunnerToken(document);
   if (!token) {
     const error = 'このページは、デモのサーバ(npm start)から開いたときだけ、Node を動かせます。';
     runtimeState.setState({ status: 'failed', runtime: null, error, generation });
@@ -112,9 +104,6 @@ export async function reboot(): Promise<NodeRuntime | null> {
   return booting;
 }
 
-/** The boot promise of the page's first runtime. */
-export const booted: Promise<NodeRuntime | null> = boot();
-
 /**
  * The runtime instance in use, as the AI operations see it: null while booting or failed (NODE-1),
  * read anew on every call (NODE-2). Writes and removals also tell an open editor.
@@ -145,10 +134,30 @@ export function currentRuntime(): NodeRuntimeLike | null {
 /** What `tools/node` reads. */
 export const nodeAdapter: NodeToolAdapter = { getRuntime: currentRuntime };
 
-provideOperations('node', createNodeOperations(nodeAdapter));
+let booted: Promise<NodeRuntime | null> | undefined;
 
-addEventListener('error', (event) => logMessage('error', `ページのエラー: ${event.message}`));
-addEventListener('unhandledrejection', (event) => {
-  const reason: unknown = event.reason;
-  logMessage('error', `ページのエラー: ${reason instanceof Error ? reason.message : String(reason)}`);
-});
+/**
+ * The page's first mount: boots the runtime and hands the operations over. Later calls (a
+ * remount, StrictMode's second effect) return the same boot.
+ */
+export function startNodePage(): Promise<NodeRuntime | null> {
+  if (booted) return booted;
+  provideOperations('node', createNodeOperations(nodeAdapter));
+  booted = boot();
+  return booted;
+}
+
+/** Writes the page's uncaught errors to the コンソール tab while the page is shown; returns the stop function. */
+export function logPageErrors(): () => void {
+  const onError = (event: ErrorEvent) => logMessage('error', `ページのエラー: ${event.message}`);
+  const onRejection = (event: PromiseRejectionEvent) => {
+    const reason: unknown = event.reason;
+    logMessage('error', `ページのエラー: ${reason instanceof Error ? reason.message : String(reason)}`);
+  };
+  addEventListener('error', onError);
+  addEventListener('unhandledrejection', onRejection);
+  return () => {
+    removeEventListener('error', onError);
+    removeEventListener('unhandledrejection', onRejection);
+  };
+}

@@ -45,12 +45,21 @@ export class FileTree {
   readonly #collapsed = new Set<string>();
   #selected: string | null = null;
   #visible: TreeEntry[] = [];
+  readonly #onClickListener = (event: MouseEvent) => this.#onClick(event);
+  readonly #onKeyDownListener = (event: KeyboardEvent) => this.#onKeyDown(event);
 
   constructor(list: HTMLElement, options: FileTreeOptions) {
     this.#list = list;
     this.#options = options;
-    list.addEventListener('click', (event) => this.#onClick(event));
-    list.addEventListener('keydown', (event) => this.#onKeyDown(event));
+    list.addEventListener('click', this.#onClickListener);
+    list.addEventListener('keydown', this.#onKeyDownListener);
+  }
+
+  /** Removes the tree's listeners and items (a component that mounts it again starts clean). */
+  dispose(): void {
+    this.#list.removeEventListener('click', this.#onClickListener);
+    this.#list.removeEventListener('keydown', this.#onKeyDownListener);
+    this.#list.replaceChildren();
   }
 
   /** The selected entry's path, or null. */

@@ -4,9 +4,10 @@
  * its embed ID (state.ts); the log sits in the footer.
  * @module
  */
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { AiOpsLog } from 'ai-ops/react';
 import { CodeEditor } from '../shared/code-editor.js';
+import { useSaveOnLeave } from '../shared/react-helpers.js';
 import { ToolHeader } from '../shared/tool-header.js';
 import { usePageTitle } from '../shared/use-title.js';
 import { RunResults } from './results.js';
@@ -70,21 +71,9 @@ export default function SqlConsole() {
   const state = useSyncExternalStore(page.store.subscribe, page.store.getState);
   usePageTitle([state.embedId, 'SQL']);
 
-  useEffect(() => {
-    showSqlPage(page);
-    // Write a pending edit before the page goes away (hidden, closed, or routed away from).
-    const flush = () => void page.flushSave();
-    const onVisibility = () => {
-      if (document.visibilityState === 'hidden') flush();
-    };
-    addEventListener('pagehide', flush);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      removeEventListener('pagehide', flush);
-      document.removeEventListener('visibilitychange', onVisibility);
-      flush();
-    };
-  }, [page]);
+  useEffect(() => showSqlPage(page), [page]);
+  // Write a pending edit before the page goes away (hidden, closed, or routed away from).
+  useSaveOnLeave(useCallback(() => void page.flushSave(), [page]));
 
   const keys = useMemo(() => [{ key: 'Mod-Enter', run: () => (void page.runEditor(), true) }], [page]);
   const running = state.runningBy !== null;

@@ -1,5 +1,5 @@
 // Reading and typing into the playground's CodeMirror editors (playground/shared/code-editor.tsx)
-// the way a person does: the editor is found by its accessible name (the textbox's aria-label).
+// and reading its xterm terminal (playground/shared/terminal.tsx) the way a person sees them.
 
 /**
  * The text an editor shows: its lines, joined by newlines (the documents of these tests are
@@ -24,4 +24,30 @@ export function tokenClasses(editor, word) {
     const span = [...content.querySelectorAll('.cm-line span')].find((s) => s.textContent === w);
     return span ? span.className : '';
   }, word);
+}
+
+/**
+ * The text an xterm terminal (playground/shared/terminal.tsx) shows on screen: its rows with the
+ * trailing blanks cut, the empty rows at the end left out, each line ended by `\n` as a process
+ * wrote it.
+ * @param {import('playwright-core').Locator} terminal the terminal's region
+ */
+export function terminalText(terminal) {
+  return terminal.evaluate((region) => {
+    const rows = [...region.querySelectorAll('.xterm-rows > div')].map((row) => row.textContent.replace(/[\s\u00a0]+$/, ''));
+    while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+    return rows.map((row) => `${row}\n`).join('');
+  });
+}
+
+/**
+ * The axe-core violations of the page as it is now (every rule axe runs by default), as
+ * `rule (impact): targets` lines; empty when it passes.
+ */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname });
+  return page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  });
 }

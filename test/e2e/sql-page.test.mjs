@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call } from './harness.mjs';
-import { editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
+import { axeViolations, editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -88,6 +88,10 @@ test('[APP-4] the SQL console is a CodeMirror editor in SQL mode: real typing sh
   // Ctrl+Z in the editor: CodeMirror's own history (typing in one burst is one step).
   await page.keyboard.press('Control+z');
   assert.equal(await editorText(box), before);
+});
+
+test('[APP-4] the page with its editor passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[SQL-3] nothing of the engine is fetched before the first run', async () => {

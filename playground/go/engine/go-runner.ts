@@ -1,6 +1,6 @@
 /**
  * GoRunner: runs the Go page's files in Yaegi (Go interpreter compiled to WebAssembly) inside a
- * Web Worker. Main-thread side; the worker is demo/go/engine/worker.ts.
+ * Web Worker. Main-thread side; the worker is playground/go/engine/worker.ts.
  *
  * - The wasm is fetched and compiled once, lazily ({@link GoRunner.load}); every job gets a fresh
  *   worker that instantiates the already compiled module, so stopping (worker.terminate()) and
@@ -17,7 +17,7 @@ export type { GoMode } from './protocol.js';
 export const GoRunnerState = { idle: 'idle', loading: 'loading', running: 'running' } as const;
 export type GoRunnerState = (typeof GoRunnerState)[keyof typeof GoRunnerState];
 
-/** Where the engine's built files are served (demo/go/build.mjs puts them in `<site>/go/engine/`). */
+/** Where the engine's built files are served (playground/go/build.mjs puts them in `<site>/go/engine/`). */
 export interface GoRunnerOptions {
   /** URL of the bundled worker, e.g. `engine/worker.js`. Loaded as a module worker. */
   workerUrl: string | URL;

@@ -1,7 +1,7 @@
 /**
- * The Go page's engine worker (a module Web Worker, built to engine/worker.js by demo/go/build.mjs).
+ * The Go page's engine worker (a module Web Worker, built to engine/worker.js by playground/go/build.mjs).
  *
- * It runs one job in Yaegi compiled to WebAssembly (demo/go/engine/yaegi/): the runner posts
+ * It runs one job in Yaegi compiled to WebAssembly (playground/go/engine/yaegi/): the runner posts
  * `init` with the compiled module, the Go program starts and calls `__yaegiReady`, the runner
  * posts `run`, output streams back as it is written, and `exit` ends the job. A Go instance
  * cannot run twice, so the runner makes a new worker for every job; stopping is terminate().

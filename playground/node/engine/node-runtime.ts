@@ -1,5 +1,5 @@
 /**
- * Browser client for the demo server's Node runner (demo/server/runner.mjs, under /__runner/).
+ * Browser client for the demo server's Node runner (the node runner server, under /__runner/).
  * The node page builds one `NodeRuntime` with the token the server injected into the page, awaits
  * `boot()`, and hands the instance to its terminal, file tree and AI operations.
  *

@@ -3,7 +3,7 @@
  * own. Not PGliteWorker: that one drops the error's SQLSTATE and position and has no way to stop a
  * query; here stopping is `worker.terminate()` on the main thread and a fresh worker.
  *
- * Bundled by demo/sql/build.mjs to dist/site/sql/engine/worker.js. Protocol: ./protocol.ts.
+ * Bundled by playground/sql/build.mjs to dist/site/sql/engine/worker.js. Protocol: ./protocol.ts.
  * @module
  */
 import { PGlite, type Results } from '@electric-sql/pglite';

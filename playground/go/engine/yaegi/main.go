@@ -2,7 +2,7 @@
 
 package main
 
-// The Web Worker side (demo/go/engine/worker.ts) loads this program, waits for
+// The Web Worker side (playground/go/engine/worker.ts) loads this program, waits for
 // globalThis.__yaegiReady(), then calls globalThis.__yaegiRun({ files, mode }) once.
 // globalThis.__yaegiShouldWarmUp() tells whether no job is waiting yet.
 // Output goes to os.Stdout / os.Stderr, which wasm_exec.js sends to globalThis.fs.writeSync,
