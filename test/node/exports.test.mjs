@@ -128,6 +128,7 @@ const PINNED = [
   './internals RelayOptions',
   './internals ScriptLoader',
   './internals StoredPermission',
+  './internals TimerHandle',
   './internals compileOperation',
   './internals createConfirmationQueue',
   './internals createDomScriptLoader',

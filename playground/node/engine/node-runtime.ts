@@ -8,8 +8,8 @@
  * as `{ ok: false, code }` results; transport and authorisation failures throw `NodeRuntimeError`.
  */
 // Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
-import type { Clock, TimerHandle } from '../../../src/clock.js';
-import type { NodeRunOutcome } from '../../../tools/node/adapter.js';
+import type { Clock, TimerHandle } from 'ai-ops/internals';
+import type { NodeRunOutcome } from 'ai-ops/tools/node';
 
 /** The real timers, as src/clock.ts's `systemClock` has them. */
 const systemClock: Clock = {
