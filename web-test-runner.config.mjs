@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { heapPlugin } from './test/elements/heap-plugin.mjs';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
+import { assertLaunchedBrowserMode } from './test/webmcp-check.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -21,6 +22,10 @@ export const chromeArgs = [
 // test/webmcp/ (which needs that browser); with files on the command line, those files.
 export const webmcpArgs = ['--enable-features=WebMCP'];
 const webmcp = process.env.WEBMCP === '1';
+
+// Before any test: the browser must be in the mode this run is named for, or the run fails here
+// (a "WebMCP on" run in a browser without its own document.modelContext would be plain mode again).
+await assertLaunchedBrowserMode({ executablePath, args: [...chromeArgs, ...(webmcp ? webmcpArgs : [])], mode: webmcp ? 'webmcp' : 'plain' });
 
 export default {
   rootDir: '.',

@@ -1,7 +1,8 @@
 /**
- * Where `<ai-ops-confirm>` and `<ai-ops-log>` come from when a page defines them on demand: their
- * code loads when a switch first shows its tool on, not with the page (PKG-4). Neither renders
- * anything while every switch is off (LOG-1), so waiting costs the page nothing.
+ * The moment `<ai-ops-confirm>` and `<ai-ops-log>` are wanted on a page that defines them on demand:
+ * when a switch first shows its tool on. Neither renders anything while every switch is off (LOG-1),
+ * so their code (PKG-4) loads only then. This module only carries that moment from the switch to
+ * elements/define.ts, the one place tags are defined; it defines nothing itself.
  * @module
  */
 
@@ -11,43 +12,18 @@ export const onDemand = {
   'ai-ops-log': () => import('./ai-ops-log.js').then((m) => m.AiOpsLog),
 } as const;
 
-const loading = new WeakMap<CustomElementRegistry, Promise<void>>();
-/** Registries whose dialog and log wait for the first switch-on. */
-const waiting = new Set<CustomElementRegistry>();
+const waiting = new Set<() => void>();
 
-/**
- * Defines `<ai-ops-confirm>` and `<ai-ops-log>` now (loading their code if needed), skipping tags
- * already defined. Pages call it only when a log or dialog must exist with every switch off, e.g. a
- * page that shows a log but no switch.
- * @example
- * import { loadAiOpsElements } from 'ai-ops/elements/define.js';
- * await loadAiOpsElements();
- */
-export function loadAiOpsElements(registry: CustomElementRegistry = customElements): Promise<void> {
-  let done = loading.get(registry);
-  if (!done) {
-    done = Promise.all(Object.entries(onDemand).map(async ([tag, load]) => {
-      const elementClass = await load();
-      if (!registry.get(tag)) registry.define(tag, elementClass);
-    })).then(() => undefined);
-    loading.set(registry, done);
-  }
-  return done;
+/** Runs `listener` once, the next time a switch shows its tool on or starting. */
+export function onceSwitchShownOn(listener: () => void): void {
+  waiting.add(listener);
 }
 
 /**
- * Defines the dialog and the log in `registry` when a switch first shows its tool on (tags defined
- * by then are skipped).
- */
-export function loadOnSwitchOn(registry: CustomElementRegistry): void {
-  waiting.add(registry);
-}
-
-/**
- * A switch shows its tool on or starting: the registries waiting for that define the dialog and
- * the log now. `<ai-ops-switch>` calls it.
+ * A switch shows its tool on or starting: what waits for that runs now. `<ai-ops-switch>` calls it.
  */
 export function switchShownOn(): void {
-  for (const registry of waiting) void loadAiOpsElements(registry);
+  const listeners = [...waiting];
   waiting.clear();
+  for (const listener of listeners) listener();
 }

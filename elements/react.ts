@@ -10,8 +10,7 @@ import type { ReadableStore } from '../src/store.js';
 import { AiOpsConfirm as AiOpsConfirmElement } from './ai-ops-confirm.js';
 import { AiOpsLog as AiOpsLogElement } from './ai-ops-log.js';
 import { AiOpsSwitch as AiOpsSwitchElement } from './ai-ops-switch.js';
-// The wrappers bring the classes anyway, so all three tags are defined at once.
-import './index.js';
+import { defineAiOpsElements } from './define.js';
 import './jsx.js'; // the JSX types of the raw tags come with the wrappers
 import type {
   AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent, AiOpsSwitchChangeEvent,
@@ -21,6 +20,9 @@ import type {
  * `<ai-ops-switch>` for React.
  * @example <AiOpsSwitch tool="slides" onSwitchChange={(e) => console.log(e.detail.on)} />
  */
+// The wrappers bring the three classes anyway, so all three tags are defined at once.
+defineAiOpsElements(customElements, { now: true });
+
 export const AiOpsSwitch = createComponent({
   react: React,
   tagName: 'ai-ops-switch',

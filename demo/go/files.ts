@@ -5,7 +5,8 @@
  * shows everywhere and is saved the same way.
  * @module
  */
-import { createStore, resolveRelativePath, type ReadableStore } from '../../src/index.js';
+import { createStore, type ReadableStore } from '../../src/index.js';
+import { resolveRelativePath } from '../../tools/index.js';
 
 /** A file or directory of the project. Paths are relative to the root, `/`-separated, no trailing `/`. */
 export interface GoProjectEntry {

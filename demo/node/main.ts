@@ -10,7 +10,7 @@
  */
 import '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
-import { stripTerminalControls } from '../../src/index.js';
+import { stripTerminalControls } from '../../tools/index.js';
 import { FileTree } from '../shared/file-tree.js';
 import type { NodeProcess, NodeRuntime, ProcessSummary } from './engine/node-runtime.js';
 import { consoleMessages, embedId, logMessage, reboot, runtimeState, subscribeFileChanges } from './state.js';

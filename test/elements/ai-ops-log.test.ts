@@ -1,12 +1,15 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { a11ySnapshot, resetMouse, sendMouse } from '@web/test-runner-commands';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until,
 } from './helpers.js';
+
+// All three tags now, as a page that has turned a switch on has them.
+await loadAiOpsElements();
 
 const rowsOf = (el: AiOpsLog) => [...el.shadowRoot!.querySelectorAll<HTMLDetailsElement>('[role="log"] > details')];
 const part = (root: ParentNode, name: string) => root.querySelector<HTMLElement>(`[part~="${name}"]`);

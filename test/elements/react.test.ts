@@ -43,6 +43,9 @@ describe('React wrappers', () => {
     await expect(el).to.be.accessible();
     const input = el.shadowRoot!.querySelector('input')!;
     expect(textOf(el.shadowRoot!.querySelector('label'))).to.equal('AI からの操作');
+    // ai-ops/react defines the dialog and the log through define.js, which loads their code.
+    await customElements.whenDefined('ai-ops-confirm');
+    await (container.querySelector('ai-ops-confirm') as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
     expect(container.querySelector('ai-ops-confirm')!.shadowRoot!.querySelector('dialog')).to.exist;
 
     input.click();

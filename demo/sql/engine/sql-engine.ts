@@ -7,6 +7,7 @@
  */
 import { systemClock, type Clock, type TimerHandle } from '../../../src/clock.js';
 import type { ReadableStore } from '../../../src/store.js';
+import type { SqlRunOutcome } from '../../../tools/sql/adapter.js';
 import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
 
 export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
@@ -72,6 +73,44 @@ export type SqlRunResult =
   | { ok: false; kind: 'timeout'; timeoutMs: number }
   | { ok: false; kind: 'cancelled' }
   | { ok: false; kind: 'aborted'; reset: boolean };
+
+/**
+ * A run's result in the terms of the run contract that `sql_run_query` answers from
+ * (tools/run.ts): `results`/`error`/`refused` ended by themselves (`exited`), `timeout` stays,
+ * the page's reset during the run is the user's stop (`stopped`), an aborted signal is the
+ * caller's cancel (`cancelled`, NAT-6). The worker already cut the rows and made them JSON-safe (SQL-9).
+ * @example toRunOutcome({ ok: false, kind: 'aborted', reset: true }) // { kind: 'cancelled' }
+ */
+export function toRunOutcome(result: SqlRunResult): SqlRunOutcome {
+  switch (result.kind) {
+    case 'results':
+      return {
+        kind: 'exited',
+        ended: 'committed',
+        ms: result.ms,
+        results: result.results.map((statement) => ({
+          fields: statement.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
+          rows: statement.rows,
+          totalRows: statement.totalRows,
+          affectedRows: statement.affectedRows,
+        })),
+      };
+    case 'error': {
+      const { message, sqlState, position } = result.error;
+      return { kind: 'exited', ended: 'rolled-back', error: { message, sqlState, position } };
+    }
+    case 'refused': {
+      const { message, position } = result.error;
+      return { kind: 'exited', ended: 'refused', error: { message, position } };
+    }
+    case 'timeout':
+      return { kind: 'timeout' };
+    case 'cancelled':
+      return { kind: 'stopped' };
+    case 'aborted':
+      return { kind: 'cancelled' };
+  }
+}
 
 /** Options of `run()`. */
 export interface SqlRunOptions {
