@@ -1,8 +1,8 @@
-// GoRunner against the real engine: yaegi.wasm + worker.js built by demo/go/build.mjs into
-// dist/site/go/engine/ (build first: `node esbuild.config.mjs go`, or `node demo/go/build.mjs`).
+// GoRunner against the real engine: yaegi.wasm + worker.js built by playground/go/build.mjs into
+// dist/site/go/engine/ (build first: `node esbuild.config.mjs go`, or `node playground/go/build.mjs`).
 import { expect } from '@open-wc/testing';
-import { GoRunner, type GoFiles, type GoMode, type GoRunnerState } from '../../demo/go/engine/go-runner.js';
-import { createGoRunControl, type GoRunControl } from '../../demo/go/run-control.js';
+import { GoRunner, type GoFiles, type GoMode, type GoRunnerState } from '../../playground/go/engine/go-runner.js';
+import { createGoRunControl, type GoRunControl } from '../../playground/go/run-control.js';
 import { createGoOperations } from '../../tools/go/operations.js';
 import { caller } from '../helpers/tools-call.js';
 
@@ -316,7 +316,7 @@ describe('the Go page run function over the real engine (go_run / go_test answer
 
   const runner = new GoRunner(engine);
   let files: Record<string, string> = {};
-  // The files module is tested on its own (demo/go/files.ts); here a plain snapshot is enough.
+  // The files module is tested on its own (playground/go/files.ts); here a plain snapshot is enough.
   const control = createGoRunControl({ runner, files: { isLoaded: () => true, snapshot: () => ({ ...files }) } });
   const call = goCaller(control);
   let output = '';

@@ -1,7 +1,7 @@
 // The node page's runner client in real Chromium, against a scripted fetch (web-test-runner has
 // no demo server; test/node/runner-client.test.mjs runs the same client against the real one).
 import { expect } from '@open-wc/testing';
-import { KILL_WAIT_MS, NodeRuntime, NodeRuntimeError, TOKEN_PLACEHOLDER, isExcludedPath, readRunnerToken } from '../../demo/node/engine/node-runtime.js';
+import { KILL_WAIT_MS, NodeRuntime, NodeRuntimeError, TOKEN_PLACEHOLDER, isExcludedPath, readRunnerToken } from '../../playground/node/engine/node-runtime.js';
 import { FakeClock } from '../runtime/helpers.js';
 
 interface Call {

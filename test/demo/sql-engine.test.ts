@@ -1,8 +1,8 @@
-// SqlEngine against the real engine: PGlite in the worker built by demo/sql/build.mjs into
+// SqlEngine against the real engine: PGlite in the worker built by playground/sql/build.mjs into
 // dist/site/sql/engine/ (build first: `node esbuild.config.mjs sql`).
 import { expect } from '@open-wc/testing';
-import { AI_CANCEL_NOTICE, createSqlPage } from '../../demo/sql/page.js';
-import type { SavedSql } from '../../demo/sql/storage.js';
+import { AI_CANCEL_NOTICE, createSqlPage } from '../../playground/sql/sql-page.js';
+import type { SavedSql } from '../../playground/sql/storage.js';
 import { createSqlOperations } from '../../tools/sql/operations.js';
 import { caller } from '../helpers/tools-call.js';
 import {
@@ -12,7 +12,7 @@ import {
   type SqlEngineState,
   type SqlRunResult,
   type StatementResult,
-} from '../../demo/sql/engine/sql-engine.js';
+} from '../../playground/sql/engine/sql-engine.js';
 
 const engineUrl = '/dist/site/sql/engine/';
 
@@ -323,6 +323,13 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
     storage: { load: async (id) => saved.get(id), save: async (record) => void saved.set(record.id, record) },
   });
   const call = caller(createSqlOperations(page.adapter));
+  /** Resolves once the agent's run holds the engine; fails at once when the call answered without running. */
+  const untilAgentRuns = async (running: Promise<unknown>) => {
+    let answered = false;
+    void running.then(() => (answered = true));
+    while (page.store.getState().runningBy !== 'agent' && !answered) await new Promise((r) => setTimeout(r, 10));
+    expect(answered, 'the call answered before its SQL ran').to.equal(false);
+  };
 
   before(async () => {
     while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
@@ -394,7 +401,7 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
 
   it('[NAT-6] the user\'s reset during an agent run stops it and answers declined saying the user reset the DB', async () => {
     const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 });
-    while (page.store.getState().runningBy !== 'agent') await new Promise((r) => setTimeout(r, 10));
+    await untilAgentRuns(running);
     await new Promise((r) => setTimeout(r, 300));
     await page.resetDatabase();
     const answer = (await running).result;
@@ -408,7 +415,7 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
     const controller = new AbortController();
     const started = performance.now();
     const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 }, 'accept', { signal: controller.signal });
-    while (page.store.getState().runningBy !== 'agent') await new Promise((r) => setTimeout(r, 10));
+    await untilAgentRuns(running);
     setTimeout(() => controller.abort(), 300);
     const answer = (await running).result;
     expect(performance.now() - started).to.be.below(2000);

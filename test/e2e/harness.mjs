@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 import { assertBrowserMode } from '../webmcp-check.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -320,4 +320,48 @@ export async function callInPage(target, name, args = {}) {
   const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
   const result = JSON.parse(text);
   return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+}
+
+/**
+ * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script:
+ * `page.addInitScript(holdIndexedDb)`), so a test can call while the page is still loading its document.
+ */
+export function holdIndexedDb() {
+  const held = [];
+  let holding = true;
+  window.__releaseIndexedDb = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) {
+    const request = open.apply(this, args);
+    // Added before the page sets onsuccess, so it runs first and can stop it.
+    request.addEventListener('success', (event) => {
+      if (!holding) return;
+      event.stopImmediatePropagation();
+      held.push(() => request.onsuccess?.call(request, event));
+    });
+    return request;
+  };
+}
+
+/**
+ * Leaves a tool page by the header's home link and comes back with the browser's back button, like
+ * a person, and checks the app did both without loading a document.
+ */
+export async function leaveAndComeBack(page, tool) {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const toolSwitch = page.locator(`ai-ops-switch[tool="${tool}"]`);
+  await page.locator('header.page-header a.home').click();
+  await toolSwitch.waitFor({ state: 'detached' });
+  await page.goBack();
+  await toolSwitch.waitFor();
+  if ((await page.evaluate(() => window.__sameDocument)) !== marker) throw new Error('the app loaded a new document');
+}
+
+/** axe-core's violations on the page (its open shadow roots included), as `id: selector…` lines. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
 }

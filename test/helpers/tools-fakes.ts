@@ -1,8 +1,8 @@
 // In-memory stand-ins for the six tools' engines, behaving like the real ones where the operations
 // can tell: the node runtime's tree/read/write/remove codes and streaming processes, run through
-// the page's own run race (`runToEnd` of demo/node/engine/node-runtime.ts), the Go page's files
+// the page's own run race (`runToEnd` of playground/node/engine/node-runtime.ts), the Go page's files
 // module and run function, the SQL page's
-// engine states and run results (demo/sql/engine/sql-engine.ts), and the open documents of
+// engine states and run results (playground/sql/engine/sql-engine.ts), and the open documents of
 // slides, excalidraw and drawio.
 import type {
   NodeChangeResult, NodeReadResult, NodeRunOutcome, NodeRunRequest, NodeRuntimeLike, NodeToolAdapter, NodeTreeEntry,
@@ -10,7 +10,7 @@ import type {
 import type { SqlEngineStatus, SqlRunOutcome, SqlRunRequest, SqlToolAdapter } from '../../tools/sql/adapter.js';
 import type { GoFileEntry, GoFilesModule, GoRunMode, GoRunOutcome, GoRunRequest, GoRunnerStatus, GoToolAdapter } from '../../tools/go/adapter.js';
 import type { Clock } from '../../src/clock.js';
-import { runToEnd, type RunnableProcess } from '../../demo/node/engine/node-runtime.js';
+import { runToEnd, type RunnableProcess } from '../../playground/node/engine/node-runtime.js';
 import type { SlidesToolAdapter } from '../../tools/slides/adapter.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter } from '../../tools/excalidraw/adapter.js';
 import type { DrawioToolAdapter } from '../../tools/drawio/adapter.js';

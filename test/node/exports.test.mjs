@@ -200,6 +200,8 @@ const PINNED = [
   './tools/drawio createDrawioOperations',
   './tools/drawio drawioInputSchemas',
   './tools/drawio drawioWriteSchema',
+  './tools/drawio inflateDiagramText',
+  './tools/drawio parseXml',
   './tools/excalidraw BACKGROUND_COLOR_PATTERN',
   './tools/excalidraw COLOR_PATTERN',
   './tools/excalidraw ElementPatch',

@@ -1,5 +1,5 @@
 // The node operations (tools/node/operations.ts) through the real call path (src/call.ts) on the
-// real runtime client (demo/node/engine/node-runtime.ts) against a real demo server and its runner:
+// real runtime client (playground/node/engine/node-runtime.ts) against a real demo server and its runner:
 // what an agent gets back for terminal output, a cut tree, commands too long for the runner,
 // timeouts and cancelled calls. The sources are bundled with esbuild, as in runner-client.test.mjs.
 // Run: node --test test/node/node-tools.test.mjs
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -24,7 +24,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ai-ops-node-tools-'));
   const entry = join(dir, 'entry.ts');
   await writeFile(entry, [
-    `export { NodeRuntime } from ${JSON.stringify(here('../../demo/node/engine/node-runtime.ts'))};`,
+    `export { NodeRuntime } from ${JSON.stringify(here('../../playground/node/engine/node-runtime.ts'))};`,
     `export { createNodeOperations } from ${JSON.stringify(here('../../tools/node/operations.ts'))};`,
     `export { compileOperation, runCall } from ${JSON.stringify(here('../../src/call.ts'))};`,
   ].join('\n'));

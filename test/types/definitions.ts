@@ -14,9 +14,9 @@ import { drawioInputSchemas } from '../../tools/drawio/operations.js';
 import type { NodeRuntimeLike } from '../../tools/node/adapter.js';
 import type { SqlEngineStatus, SqlRunOutcome } from '../../tools/sql/adapter.js';
 import type { GoRunnerStatus } from '../../tools/go/adapter.js';
-import type { NodeRuntime } from '../../demo/node/engine/node-runtime.js';
-import type { SqlEngineState, toRunOutcome } from '../../demo/sql/engine/sql-engine.js';
-import type { GoRunnerState } from '../../demo/go/engine/go-runner.js';
+import type { NodeRuntime } from '../../playground/node/engine/node-runtime.js';
+import type { SqlEngineState, toRunOutcome } from '../../playground/sql/engine/sql-engine.js';
+import type { GoRunnerState } from '../../playground/go/engine/go-runner.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
