@@ -17,6 +17,16 @@ export function usePathname(): string {
   return useSyncExternalStore(subscribe, pathname, () => '/');
 }
 
+const search = () => location.search;
+
+/**
+ * The query string; re-renders the caller when it changes, so a page that reads `?doc=` follows
+ * the app's navigation within the page (「開く」, the back button), not only its mount.
+ */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, search, () => '');
+}
+
 /** Goes to `href` (same origin) without reloading the document. */
 export function navigate(href: string): void {
   const url = new URL(href, location.href);

@@ -9,6 +9,9 @@ import type { ToolName } from '../shared/tools.js';
 /** Tool pages the app renders itself, by tool name. Tools not listed load as their own document. */
 export const toolPages: Partial<Record<ToolName, LazyExoticComponent<ComponentType>>> = {
   sql: lazy(() => import('../sql/page.js')),
+  excalidraw: lazy(() => import('../excalidraw/page.js')),
+  slides: lazy(() => import('../slides/page.js')),
+  drawio: lazy(() => import('../drawio/page.js')),
   node: lazy(() => import('../node/page.js')),
   go: lazy(() => import('../go/page.js')),
 };

@@ -11,6 +11,7 @@ import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
   openToolPage, confirmDialog, logRows, readLogRows, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
 } from './harness.mjs';
+import { editorText } from './editor.mjs';
 
 const TOOLS = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'];
 const QUERY = { sql: '?id=relay-six', node: '?id=relay-six', go: '?id=relay-six' };
@@ -145,7 +146,7 @@ test('[VER-2] [RELAY-3] [CONF-1] slides: read, set_theme, write (confirmed by a 
   const write = await confirmed('slides', 'slides_write', { markdown }, 'スライド「ようこそ」の全文を置き換える', '置き換える');
   assertSuccess('slides_write', write, ['slideCount']);
   assert.equal(write.env.slideCount, 2);
-  assert.equal(await pages.slides.getByLabel('Markdown', { exact: true }).inputValue(), markdown);
+  assert.equal(await editorText(pages.slides.getByRole('textbox', { name: 'Markdown', exact: true })), markdown);
 });
 
 test('[VER-2] [RELAY-3] [CONF-1] excalidraw: read, add_elements, update_element, clear (confirmed by a click) and an unknown field on each', async () => {
