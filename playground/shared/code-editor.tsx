@@ -11,7 +11,7 @@
  * @module
  */
 import { useEffect, useRef, type Ref } from 'react';
-import { setRef } from './react-helpers.js';
+import { setRef } from './set-ref.js';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, type KeyBinding,
