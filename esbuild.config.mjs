@@ -16,7 +16,7 @@
 // `build({ esbuild, browserOptions, outdir, root, production })` for its static assets (engines);
 // a tool not yet in the app is still built from demo/<tool>/ as its own document.
 import * as esbuild from 'esbuild';
-import { cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,6 +68,9 @@ export async function buildAll({ only, lib = false } = {}) {
   await buildPlayground({ only });
 }
 
+/** The app build's esbuild metafile (outputs by path relative to the repo, with their inputs). */
+export const APP_METAFILE = join(root, 'dist/app-metafile.json');
+
 /** The six tool folders of the playground. */
 export const TOOL_NAMES = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'];
 
@@ -79,25 +82,18 @@ export const TOOL_NAMES = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'
 async function buildPlayground({ only }) {
   const app = join(root, 'playground');
   const appDocument = join(app, 'index.html');
-  await rm(join(site, 'app/chunks'), { recursive: true, force: true });
-  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
-  const pagePlugins = [];
-  for (const name of TOOL_NAMES) {
-    const script = join(app, name, 'build.mjs');
-    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
-    const mod = await import(pathToFileURL(script).href);
-    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
-  }
-  await esbuild.build({
-    ...browserOptions,
-    entryPoints: { main: join(app, 'app/main.tsx') },
-    outdir: join(site, 'app'),
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    jsx: 'automatic',
-    plugins: [...browserOptions.plugins, packageEntries(), ...pagePlugins],
-  });
+  const { metafile } = await buildApp({ outdir: join(site, 'app') });
+  // Which sources each chunk holds, beside the site rather than in it (not served): the tests and
+  // the bench attribute a page's requested bytes to ai-ops, Lit, React or an engine with it.
+  await writeFile(APP_METAFILE, JSON.stringify(metafile));
   await cp(appDocument, join(site, 'index.html'));
+  // Every route loads directly, also after a build of only some tools: the app document is copied
+  // to each tool path the app renders itself.
+  for (const name of TOOL_NAMES) {
+    if (!existsSync(join(app, name, 'page.tsx'))) continue;
+    await mkdir(join(site, name), { recursive: true });
+    await cp(appDocument, join(site, name, 'index.html'));
+  }
   await mkdir(join(site, 'shared'), { recursive: true });
   for (const name of await readdir(join(app, 'shared'))) {
     if (name.endsWith('.css')) await cp(join(app, 'shared', name), join(site, 'shared', name));
@@ -110,8 +106,6 @@ async function buildPlayground({ only }) {
     const folder = inApp || !existsSync(join(root, 'demo', name)) ? join(app, name) : join(root, 'demo', name);
     if (!(await stat(folder).catch(() => undefined))?.isDirectory()) continue;
     if (inApp) {
-      await mkdir(outdir, { recursive: true });
-      await cp(appDocument, join(outdir, 'index.html'));
       for (const file of await readdir(folder)) {
         if (file.endsWith('.css')) await cp(join(folder, file), join(outdir, file));
       }
@@ -121,6 +115,38 @@ async function buildPlayground({ only }) {
     const mod = await import(pathToFileURL(script).href);
     await mod.build({ esbuild, browserOptions, outdir, root, production });
   }
+}
+
+/**
+ * The React app's code alone (playground/app/main.tsx, a chunk per page) into `outdir`, replacing
+ * its chunks. `production: false` gives React's development build, where `<StrictMode>` mounts,
+ * unmounts and mounts every effect again (the APP-2 test runs the app that way).
+ * @param {{ outdir: string, production?: boolean }} options
+ * @returns {Promise<import('esbuild').BuildResult>} with its metafile
+ */
+export async function buildApp({ outdir, production: forProduction = production }) {
+  const app = join(root, 'playground');
+  await rm(join(outdir, 'chunks'), { recursive: true, force: true });
+  // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
+  const pagePlugins = [];
+  for (const name of TOOL_NAMES) {
+    const script = join(app, name, 'build.mjs');
+    if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
+    const mod = await import(pathToFileURL(script).href);
+    if (mod.appPlugins) pagePlugins.push(...mod.appPlugins());
+  }
+  return esbuild.build({
+    ...browserOptions,
+    minify: forProduction,
+    define: { 'process.env.NODE_ENV': JSON.stringify(forProduction ? 'production' : 'development') },
+    entryPoints: { main: join(app, 'app/main.tsx') },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    jsx: 'automatic',
+    metafile: true,
+    plugins: [...(forProduction ? browserOptions.plugins : []), packageEntries(), ...pagePlugins],
+  });
 }
 
 /** The `import` target of `key` in an `exports` map, wildcard entries (`./x/*.js`) included. */

@@ -11,14 +11,19 @@
  *   `consequentialHint`; nothing in that browser reads the hints anyway.
  * - **With its own WebMCP** (`--enable-features=WebMCP`): `document.modelContext` is the browser's
  *   `ModelContext` (`registerTool`, `getTools`, `executeTool(tool, input, {signal})`, `toolchange`),
- *   with no `navigator.modelContextTesting`. The polyfill still loads (SW-6) and replaces
- *   `document.modelContext` with a wrapper that mirrors what is registered through it into the
- *   browser's list, dropping `consequentialHint` and the call's `{signal}`, and that lists the
- *   browser's own tools back. It installs no `modelContextTesting`, so embed.js found none of the
- *   page's tools. So here every operation is registered in the browser's own API directly (all
- *   hints, the registration's signal, `execute(args, {signal})`), never also through the wrapper
- *   (which would list each twice), and ai-ops installs the `navigator.modelContextTesting` surface
- *   embed.js reads from its own registry of those tools (NAT-3).
+ *   with no `navigator.modelContextTesting`. The polyfill still loads (SW-6). Its job there is
+ *   its tab bridge (the MCP server the MCP-B extension talks to over `postMessage`), which follows
+ *   the browser's own list through its `toolchange` and calls tools through its `executeTool`. It
+ *   also puts a wrapper at `document.modelContext` and `navigator.modelContext` that mirrors what
+ *   is registered through it into the browser's list — dropping `consequentialHint` and the call's
+ *   `{signal}`, swallowing `toolactivated`/`toolcancel`, and adding ticks to `executeTool` — and it
+ *   installs no `modelContextTesting`, so embed.js would find none of the page's tools. ai-ops needs
+ *   none of the wrapper: every operation is registered in the browser's own API directly (all
+ *   hints, the registration's signal, `execute(args, {signal})`), and ai-ops installs the
+ *   `navigator.modelContextTesting` surface embed.js reads from its own registry of those tools
+ *   (NAT-3). So once the polyfill ran, the page's own `modelContext` properties are put back as they
+ *   were (NAT-7): every other script of the page keeps the browser's object, and the bridge keeps
+ *   working, since it never goes through `document.modelContext`.
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
@@ -104,6 +109,23 @@ export function findBrowserModelContext(win: Window): ModelContextLike | null {
   return isPlatformFunction(candidate.registerTool) ? (candidate as ModelContextLike) : null;
 }
 
+/**
+ * NAT-7: remembers the page's own `modelContext` properties of `document` and `navigator` (none, on
+ * a page with the browser's WebMCP: the browser's object comes from `Document.prototype`) and
+ * returns what puts them back. Whatever the polyfill defined over them goes: the page's other
+ * scripts read the browser's object again. `Reflect` so a property the polyfill made
+ * non-configurable stays as it is rather than failing the switch.
+ */
+function keepModelContextProperties(win: Window): () => void {
+  const targets: object[] = [win.document, win.navigator];
+  const saved = targets.map((target) => Object.getOwnPropertyDescriptor(target, 'modelContext'));
+  return () => targets.forEach((target, i) => {
+    const descriptor = saved[i];
+    if (descriptor) Reflect.defineProperty(target, 'modelContext', descriptor);
+    else Reflect.deleteProperty(target, 'modelContext');
+  });
+}
+
 function isPlatformFunction(fn: unknown): boolean {
   try {
     return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(fn));
@@ -147,9 +169,13 @@ export function createModelContextProvider(options: ModelContextProviderOptions)
   };
 
   const load = async (): Promise<ModelContextLike> => {
+    // Decided before the polyfill runs, and whatever it does to the properties: what the page had.
+    const platform = findBrowserModelContext(win);
+    // (`browserModelContext: null` registers through the polyfill's wrapper, so it stays.)
+    const putBack = platform && options.browserModelContext !== null ? keepModelContextProperties(win) : null;
     await loadPolyfill();
-    // Decided once the polyfill ran: its wrapper keeps the browser's own context as `native`.
-    const own = options.browserModelContext === undefined ? findBrowserModelContext(win) : options.browserModelContext;
+    putBack?.();
+    const own = options.browserModelContext === undefined ? platform : options.browserModelContext;
     if (own) {
       native = true;
       return createNativeRegistrar(own, installTestingSurface(win));

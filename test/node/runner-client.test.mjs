@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 
 const source = fileURLToPath(new URL('../../playground/node/engine/node-runtime.ts', import.meta.url));
 

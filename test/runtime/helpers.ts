@@ -92,7 +92,11 @@ export class FakeModelContext implements ModelContextLike {
   }
 }
 
-/** A script loader that installs a FakeModelContext instead of fetching anything. */
+/**
+ * A script loader that installs a FakeModelContext instead of fetching anything. It plays the
+ * polyfill, so a runtime built on it passes `browserModelContext: null`: in a browser with its own
+ * WebMCP too (WEBMCP=1) the tools then go to the FakeModelContext, not to the browser's.
+ */
 export class FakeLoader implements ScriptLoader {
   loaded: string[] = [];
   attributes: Record<string, string>[] = [];

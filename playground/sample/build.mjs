@@ -4,5 +4,5 @@ import { join } from 'node:path';
 
 export async function build({ outdir, root }) {
   await mkdir(outdir, { recursive: true });
-  for (const file of ['index.html', 'operations.js']) await cp(join(root, 'demo/sample', file), join(outdir, file));
+  for (const file of ['index.html', 'operations.js']) await cp(join(root, 'playground/sample', file), join(outdir, file));
 }

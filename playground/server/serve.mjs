@@ -1,25 +1,32 @@
-// The demo server behind `npm start`: static files from dist/site plus the Node runner API
-// (/__runner/, see runner.mjs). Plain Node, no framework. Listens on 127.0.0.1 only and answers
+// The playground's server behind `npm start`: static files from dist/site plus the Node page's
+// runner API (/__runner/, see ../node/server/runner.mjs). Plain Node, no framework. Listens on 127.0.0.1 only and answers
 // only requests whose Host header names that address (or localhost) with the right port, which
 // defeats DNS rebinding. Never sends CORS headers.
 //
-//   PORT=8000 node demo/server/serve.mjs
+//   PORT=8000 node playground/server/serve.mjs
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNNER_PREFIX, createRunner } from './runner.mjs';
-import { sandboxOwner } from './sandbox.mjs';
-import { createWorkspace, removeWorkspace } from './workspace.mjs';
+import { RUNNER_PREFIX, createRunner } from '../node/server/runner.mjs';
+import { sandboxOwner } from '../node/server/sandbox.mjs';
+import { createWorkspace, removeWorkspace } from '../node/server/workspace.mjs';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Placeholder in /node/index.html that is replaced by the runner token for this server start. */
+/** Placeholder in the app document that is replaced by the runner token for this server start. */
 export const TOKEN_PLACEHOLDER = '%%AI_OPS_RUNNER_TOKEN%%';
 
-/** The one page that receives the token. */
-const TOKEN_PAGE = '/node/index.html';
+/** The playground's routes: `/` and the six tool paths, each answered with the one app document. */
+export const APP_ROUTES = Object.freeze(['/', '/sql/', '/slides/', '/excalidraw/', '/drawio/', '/node/', '/go/']);
+
+/**
+ * The files that receive the token: the app document at each route. The React app may navigate to
+ * the node page from any of them without a reload, so each needs the token; any other page
+ * (/sample/, a file dropped into the root) never sees it.
+ */
+const TOKEN_PAGES = new Set(APP_ROUTES.map((route) => `${route}index.html`));
 
 /** Content types by file-name ending; anything else is application/octet-stream. */
 export const CONTENT_TYPES = Object.freeze({
@@ -128,7 +135,7 @@ async function serveStatic(req, res, { root, pathname, search, token }) {
     return;
   }
   const type = contentTypeOf(file);
-  if (file === join(root, TOKEN_PAGE)) {
+  if (TOKEN_PAGES.has(file.slice(root.length).split(sep).join('/'))) {
     // The token changes on every start, so this page is never cached.
     const html = (await readFile(file, 'utf8')).replaceAll(TOKEN_PLACEHOLDER, token);
     res.writeHead(200, {
@@ -163,7 +170,7 @@ async function serveStatic(req, res, { root, pathname, search, token }) {
 }
 
 /**
- * Starts the demo server on 127.0.0.1 with a fresh runner workspace and token.
+ * Starts the playground's server on 127.0.0.1 with a fresh runner workspace and token.
  * @param {{port?: number, root?: string, log?: (line: string) => void, runner?: {limits?: object,
  *   timers?: {setTimeout: Function, clearTimeout: Function}, bwrap?: string|null}}} [options]
  *   `root`: directory of static files; a relative path is taken from the package root.
@@ -263,7 +270,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   const pages = await listPages(resolve(packageRoot, 'dist/site'));
-  console.log(`\nai-ops demo: ${server.url}`);
+  console.log(`\nai-ops playground: ${server.url}`);
   if (pages.length) console.log(`pages: ${pages.map((p) => `${server.origin}${p}`).join('  ')}`);
   console.log(`\nFor agents, run the relay:\n  npx --no-install ai-ops-relay --widget-origin ${server.origin}\n`);
   const stop = () => {
