@@ -11,7 +11,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExtern
 import { AiOpsLog } from 'ai-ops/react';
 import { DocumentBar } from '../shared/document-bar.js';
 import { ToolHeader } from '../shared/tool-header.js';
-import { useSaveOnLeave } from '../shared/react-helpers.js';
+import { useSaveOnHide } from '../shared/use-save-on-hide.js';
 import { useSearch } from '../app/router.js';
 import { usePageTitle } from '../shared/use-title.js';
 import { attachExcalidrawApi, bootExcalidraw, drawingDocuments, flushSave, initialScene, openDrawing, pageState, requestedDrawingId, sceneChanged } from './state.js';
@@ -54,7 +54,7 @@ export default function ExcalidrawPage() {
   useEffect(() => {
     void bootExcalidraw().then(() => openDrawing(requested));
   }, [requested]);
-  useSaveOnLeave(flushSave);
+  useSaveOnHide(flushSave);
   const shown = drawing?.id === requested ? drawing : null;
   const name = shown?.name ?? requested;
   usePageTitle([name, 'excalidraw']);

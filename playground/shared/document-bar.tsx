@@ -14,7 +14,7 @@ import type { SavedDocument } from './documents.js';
 import { documentIdOf } from './page-params.js';
 import { ToolHeader } from './tool-header.js';
 import type { ToolName } from './tools.js';
-import { useSaveOnLeave } from './react-helpers.js';
+import { useSaveOnHide } from './use-save-on-hide.js';
 import { usePageTitle } from './use-title.js';
 
 /** What a page gets from {@link useOpenDocument}. */
@@ -52,7 +52,7 @@ export function useOpenDocument<K extends string>(
       live = false;
     };
   }, [documents, boot, what, wanted]);
-  useSaveOnLeave(documents.flush);
+  useSaveOnHide(documents.flush);
   const shown = snapshot.document?.id === wanted ? snapshot.document : null;
   return {
     ...snapshot,
