@@ -12,9 +12,11 @@
 //       app/main.js (+ app/chunks/)     the app (playground/app/main.tsx), one chunk per page
 //       <tool>/                         each tool's static assets (its CSS, engine workers, wasm)
 //   dist/lib/ (ES modules + .d.ts for bundler users) comes from tsc, see package.json.
-// Each playground tool folder may hold a build.mjs exporting
-// `build({ esbuild, browserOptions, outdir, root, production })` for its static assets (engines);
-// a tool not yet in the app is still built from demo/<tool>/ as its own document.
+//       sample/                         the plain-HTML sample page (playground/sample/, no bundler)
+//   dist/app-metafile.json (not served): which sources each app chunk holds (tests, bench).
+// Each playground folder may hold a build.mjs exporting
+// `build({ esbuild, browserOptions, outdir, root, production })` for its static assets (engines),
+// and `appPlugins()` for esbuild plugins its page's code needs in the app build.
 import * as esbuild from 'esbuild';
 import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -98,14 +100,12 @@ async function buildPlayground({ only }) {
   for (const name of await readdir(join(app, 'shared'))) {
     if (name.endsWith('.css')) await cp(join(app, 'shared', name), join(site, 'shared', name));
   }
-  const folders = new Set([...(await readdir(app)), ...(existsSync(join(root, 'demo')) ? await readdir(join(root, 'demo')) : [])]);
-  for (const name of folders) {
+  for (const name of await readdir(app)) {
     if (only && !only.includes(name)) continue;
     const outdir = join(site, name);
-    const inApp = TOOL_NAMES.includes(name) && existsSync(join(app, name, 'page.tsx'));
-    const folder = inApp || !existsSync(join(root, 'demo', name)) ? join(app, name) : join(root, 'demo', name);
+    const folder = join(app, name);
     if (!(await stat(folder).catch(() => undefined))?.isDirectory()) continue;
-    if (inApp) {
+    if (TOOL_NAMES.includes(name) && existsSync(join(folder, 'page.tsx'))) {
       for (const file of await readdir(folder)) {
         if (file.endsWith('.css')) await cp(join(folder, file), join(outdir, file));
       }

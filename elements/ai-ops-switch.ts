@@ -3,6 +3,7 @@
  * @module
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { AiOps } from '../src/runtime.js';
 import type { ToolSession } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { switchShownOn } from './on-demand.js';
@@ -120,6 +121,24 @@ export class AiOpsSwitch extends AiOpsElement {
     const session = sessions.find((s) => s.tool === this.tool);
     return session && { session, state: get(session), storedOnRemains: get(session.permission).storedOnRemains };
   });
+  /**
+   * APP-1: the runtime and tool this switch is attached to while connected (`AiOps.attach`, from
+   * willUpdate, the first once both are known: a React wrapper sets `tool` after connecting), and
+   * the release.
+   */
+  private attached: [AiOps, string, () => void] | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Moved or put back without a property change: attach again on the next update.
+    this.requestUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.attached?.[2]();
+    this.attached = undefined;
+  }
 
   /** True while the switch is on or starting. */
   get on(): boolean {
@@ -130,6 +149,11 @@ export class AiOpsSwitch extends AiOpsElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     this.view.setStore(this.runtime.sessions);
+    const [runtime, tool, detach] = this.attached ?? [];
+    if (this.isConnected && this.tool && (runtime !== this.runtime || tool !== this.tool)) {
+      detach?.();
+      this.attached = [this.runtime, this.tool, this.runtime.attach(this.tool)];
+    }
     const state = this.view.value?.state;
     this.hidden = !state || this.runtime.embedded;
     // Whoever turned it on (the user, a stored permission, another tab): a page that defines the

@@ -5,27 +5,46 @@
  * @module
  */
 import type { Clock } from './clock.js';
+import { createConfirmationQueue, type ConfirmationQueue, type ConfirmationState } from './confirmation-queue.js';
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
+import { createSessionEngine } from './session-engine.js';
+import type { WritableStore } from './store.js';
 
-export { createSessionEngine } from './session-engine.js';
-export { createConfirmationQueue } from './confirmation-queue.js';
+export { createSessionEngine, createConfirmationQueue };
 
-/** What {@link createActiveParts} needs from the runtime's options. */
+/** What {@link createActiveParts} needs from the runtime. */
 export interface ActivePartsOptions {
   window: Window;
   clock: Clock;
   loader?: ScriptLoader;
   assetsBase?: string;
   relayPort: number;
-  discovery: 'widget' | 'probe';
+  /** Look for a relay started after the page (RELAY-5): the widget idles until the port answers. */
+  autoReconnect: boolean;
   browserModelContext?: ModelContextLike | null;
+  /** The runtime's confirmation state, which the elements read before this chunk loads. */
+  confirmationState: WritableStore<ConfirmationState>;
+  /** True while any switch of the page is on or starting. */
+  anyOn(): boolean;
 }
 
-/** The model context provider and relay connection of one runtime, sharing one script loader. */
-export function createActiveParts(options: ActivePartsOptions): { modelContext: ModelContextProvider; relay: RelayConnection } {
-  const { window: win, clock, assetsBase, relayPort, discovery } = options;
+/** What the runtime hands its sessions once this chunk loaded. */
+export interface ActiveParts {
+  modelContext: ModelContextProvider;
+  relay: RelayConnection;
+  queue: ConfirmationQueue;
+  createSessionEngine: typeof createSessionEngine;
+  /** Follows the switches: the relay checks run while one is on (RELAY-5). */
+  update(): void;
+  /** Removes the widget, the checks and every listener. */
+  dispose(): void;
+}
+
+/** The parts of one runtime: one script loader, one model context, one relay, one queue. */
+export function createActiveParts(options: ActivePartsOptions): ActiveParts {
+  const { window: win, clock, assetsBase, relayPort, autoReconnect } = options;
   const loader = options.loader ?? createDomScriptLoader(win.document);
   const modelContext = createModelContextProvider({
     loader,
@@ -34,7 +53,20 @@ export function createActiveParts(options: ActivePartsOptions): { modelContext: 
     assetsBase,
     ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
   });
-  return { modelContext, relay: new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery }) };
+  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget' });
+  const keeper = autoReconnect ? createRelayKeeper({ window: win, clock, relay, anyOn: options.anyOn }) : null;
+  keeper?.update();
+  return {
+    modelContext,
+    relay,
+    queue: createConfirmationQueue({ clock, store: options.confirmationState }),
+    createSessionEngine,
+    update: () => keeper?.update(),
+    dispose() {
+      keeper?.dispose();
+      relay.dispose();
+    },
+  };
 }
 
 /** What {@link createRelayKeeper} answers: follow the switches, and stop. */

@@ -9,12 +9,12 @@ import type { ConfirmationQueue, ConfirmationState } from './confirmation-queue.
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
 import type { ModelContextLike, ModelContextProvider } from './model-context.js';
-import type { RelayConnection, RelayConnector, RelayOptions } from './relay-connection.js';
-import type { RelayKeeper } from './active.js';
+import type { RelayConnector, RelayOptions } from './relay-connection.js';
+import type { ActiveParts } from './active.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
 import type { ScriptLoader } from './script-loader.js';
-import { createStore, type ReadableStore } from './store.js';
+import { createStore, type ReadableStore, type WritableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
 
 /** Everything the runtime touches, injectable for tests. */
@@ -46,9 +46,13 @@ export interface AiOps {
   readonly embedded: boolean;
   readonly confirmations: ConfirmationQueue;
   readonly log: OperationLog;
-  readonly relay: RelayConnector;
+  /**
+   * The relay widget as the page's elements use it: the log's reconnect button (RELAY-5), whether a
+   * relay answered. The sessions connect it themselves when a switch turns on.
+   */
+  readonly relay: Pick<RelayConnector, 'reconnect' | 'disconnect' | 'isConnected'>;
   /** Where the operations are registered: the browser's own WebMCP, or the polyfill's (NAT-1). */
-  readonly modelContext: ModelContextProvider;
+  readonly modelContext: Pick<ModelContextProvider, 'native'>;
   /** The relay port the widget tries first, for the connection instructions (LOG-2). */
   readonly relayPort: number;
   /** The tools of the page, in the order they were provided. */
@@ -60,6 +64,22 @@ export interface AiOps {
    */
   provideOperations(tool: string, definitions: readonly AnyOperationDefinition[]): ToolSession;
   getSession(tool: string): ToolSession | undefined;
+  /**
+   * Says that a view of `tool` — its `<ai-ops-switch>`, which calls this when it connects — is in the
+   * document, until the returned function is called (APP-1, APP-2). A tool's operations are exposed
+   * while at least one view is attached, or while none ever was (a page that never attaches one
+   * behaves as before). When the last view goes, the tool is withdrawn a task later (the injected
+   * clock's 0 ms), so React StrictMode's unmount–mount, or a route that mounts the page again at
+   * once, changes nothing: withdrawn is what switching off does to its registrations and to its
+   * waiting or queued confirmations (they answer `declined`; a call already executing runs to its
+   * end), while its stored switch and its log rows stay. When a view attaches again and the stored
+   * switch is still on, the operations are registered again with no click. Calling the returned
+   * function more than once does nothing.
+   * @example
+   * const detach = aiOps.attach('sql'); // the SQL page mounted
+   * detach();                           // it unmounted: withdrawn a task later unless it came back
+   */
+  attach(tool: string): () => void;
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
   /**
@@ -85,62 +105,33 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   let disposed = false;
 
   // PKG-4: the polyfill and relay loading, the registration, the call path and the confirmation
-  // logic are one chunk loaded on the first switch-on or call. Until then `relay`, `modelContext`
-  // and `confirmations` are small stand-ins with the same contract: nothing to disconnect, nothing
-  // registered, no request waiting.
-  type Active = typeof import('./active.js');
-  interface Parts { modelContext: ModelContextProvider; relay: RelayConnection; queue: ConfirmationQueue; keeper: RelayKeeper | null }
-  let parts: Parts | null = null;
-  let loading: Promise<Parts> | null = null;
+  // logic are one chunk (src/active.ts) loaded on the first switch-on or call; the runtime loads it,
+  // once, and hands it to the sessions. Until then `relay`, `modelContext` and `confirmations`
+  // answer as their real ones would with nothing loaded: no widget, nothing registered, no request.
+  let parts: ActiveParts | null = null;
+  let loading: Promise<ActiveParts> | null = null;
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
   const load = () =>
-    (loading ??= import('./active.js').then((active: Active) => {
-      parts ??= {
-        ...active.createActiveParts({
-          window: win,
-          clock,
-          loader: options.loader,
-          assetsBase: options.assetsBase,
-          relayPort,
-          discovery: autoReconnect ? 'probe' : 'widget',
-          ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
-        }),
-        queue: active.createConfirmationQueue({ clock, store: confirmationState }),
-        keeper: null,
-      };
-      if (autoReconnect && !disposed) {
-        parts.keeper = active.createRelayKeeper({ window: win, clock, relay: parts.relay, anyOn });
-        parts.keeper.update();
-      }
-      if (disposed) parts.relay.dispose();
+    (loading ??= import('./active.js').then((active) => {
+      parts ??= active.createActiveParts({
+        window: win, clock, loader: options.loader, assetsBase: options.assetsBase, relayPort, autoReconnect, confirmationState, anyOn,
+        ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
+      });
+      if (disposed) parts.dispose();
       return parts;
     }).catch((error: unknown) => {
       loading = null;
       throw error;
     }));
 
-  /** Bumped by every disconnect, so a connect that waited for the chunk does not add a widget after it. */
-  let relayEpoch = 0;
-  const relay: RelayConnector = {
-    async connect() {
-      const epoch = relayEpoch;
-      const { relay: real } = await load();
-      if (epoch === relayEpoch && !disposed) await real.connect();
-    },
-    async reconnect() {
-      const epoch = relayEpoch;
-      const { relay: real } = await load();
-      if (epoch === relayEpoch && !disposed) await real.reconnect();
-    },
-    disconnect() {
-      relayEpoch++;
-      parts?.relay.disconnect();
-    },
-    isConnected: () => parts?.relay.isConnected() ?? false,
-    discover: () => parts?.relay.discover() ?? Promise.resolve(false),
+  // The sessions use the loaded parts themselves; these are for the elements (the log's reconnect
+  // button shows only while a switch is on) and for tests.
+  const relay: AiOps['relay'] = {
+    reconnect: () => load().then((p) => p.relay.reconnect()),
+    disconnect: () => parts?.relay.disconnect(),
+    isConnected: () => !!parts?.relay.isConnected(),
   };
-  const modelContext: ModelContextProvider = {
-    ensure: async () => (await load()).modelContext.ensure(),
+  const modelContext: AiOps['modelContext'] = {
     get native() {
       return parts?.modelContext.native ?? null;
     },
@@ -149,24 +140,27 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     getState: confirmationState.getState,
     getSnapshot: confirmationState.getSnapshot,
     subscribe: confirmationState.subscribe,
-    async request(request) {
-      // SAFE-2: the deadline runs from arrival, the chunk's loading included.
-      const init = { ...request, arrivedAt: request.arrivedAt ?? clock.now() };
-      return (await load()).queue.request(init);
-    },
+    request: (request) => load().then((p) => p.queue.request(request)),
     // Before the chunk loads no request exists, so there is nothing to answer.
     approve: (id, answer) => parts?.queue.approve(id, answer),
     decline: (id) => parts?.queue.decline(id),
     declineTool: (tool) => parts?.queue.declineTool(tool),
   };
   const sessions = createStore<readonly ToolSession[]>([]);
+  // APP-1: per tool, how many views are attached, and whether its page counts as shown.
+  const pages = new Map<string, { views: number; shown: WritableStore<boolean> }>();
+  const pageOf = (tool: string) => {
+    let page = pages.get(tool);
+    if (!page) pages.set(tool, (page = { views: 0, shown: createStore(true) }));
+    return page;
+  };
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
   const onStatusChange = () => {
     if (disposed) return;
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
-    if (!anyOn()) relay.disconnect();
-    parts?.keeper?.update();
+    if (!anyOn()) parts?.relay.disconnect();
+    parts?.update();
   };
 
   return {
@@ -190,21 +184,33 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
         if (operations.has(name)) throw new Error(`ai-ops: ${name} is defined twice`);
         operations.set(name, definition);
       }
-      const permission = embedded
-        ? createPermissionStore({ tool, storage: null, clock, events: null })
-        : createPermissionStore({ tool, storage: options.storage, clock, events: win });
-      const session = createToolSession({ tool, definitions: operations, permission, confirmations, log, modelContext, relay, clock, embedded, onStatusChange });
+      // SW-5: an embedded page reads and writes no stored state, nor follows other tabs.
+      const permission = createPermissionStore({ tool, storage: embedded ? null : options.storage, clock, events: embedded ? null : win });
+      const session = createToolSession({
+        tool, definitions: operations, permission, log, clock, embedded, onStatusChange, shown: pageOf(tool).shown, load,
+      });
       sessions.setState([...sessions.getState(), session]);
       return session;
     },
     getSession: (tool) => sessions.getState().find((s) => s.tool === tool),
+    attach(tool) {
+      const page = pageOf(tool);
+      page.views++;
+      page.shown.setState(true);
+      let attached = true;
+      return () => {
+        if (!attached) return;
+        attached = false;
+        page.views--;
+        clock.setTimeout(() => page.shown.setState(page.views > 0), 0);
+      };
+    },
     anyOn,
     dispose() {
       if (disposed) return;
       disposed = true;
       for (const session of sessions.getState()) session.dispose();
-      parts?.keeper?.dispose();
-      parts?.relay.dispose();
+      parts?.dispose();
     },
   };
 }

@@ -5,7 +5,7 @@
  * off never downloads it (PKG-4); the session itself (status, permission, switch-off) stays small.
  * @module
  */
-import { compileOperation, runCall } from './call.js';
+import { compileOperation, runCall, serialize } from './call.js';
 import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
@@ -13,7 +13,7 @@ import { toCallToolResult, type ModelContextLike } from './model-context.js';
 import { describeCall } from './log-entry.js';
 import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
-import type { OperationResult } from './result.js';
+import { ErrorCode, fail, type OperationResult } from './result.js';
 import { publishedSchema } from './validation.js';
 
 /** What a session's engine needs from the session. */
@@ -21,6 +21,8 @@ export interface SessionEngineDeps {
   tool: string;
   definitions: ReadonlyMap<string, AnyOperationDefinition>;
   permission: PermissionStore;
+  /** False once the call may not go on: the switch is off or expired, or the page left (SAFE-1, APP-1). */
+  isEnabled(): boolean;
   confirmations: ConfirmationQueue;
   log: OperationLog;
   clock: Clock;
@@ -29,7 +31,7 @@ export interface SessionEngineDeps {
 /** One session's compiled operations, its call path and its registration. */
 export interface SessionEngine {
   /**
-   * Calls an operation (it must be one of the definitions) and logs it. `arrivedAt` is when the call
+   * Calls an operation and logs it (a name that is none of the definitions answers `not_found`, unlogged). `arrivedAt` is when the call
    * reached the session (default now): the 50 s of CONF-8 run from there (SAFE-2).
    */
   call(name: string, input: unknown, options?: { signal?: AbortSignal; arrivedAt?: number }): Promise<{ result: OperationResult; json: string }>;
@@ -39,13 +41,15 @@ export interface SessionEngine {
 
 /** Compiles the definitions' schemas and returns the session's engine. */
 export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
-  const { tool, definitions, permission, confirmations, log, clock } = deps;
+  const { tool, definitions, permission, isEnabled, confirmations, log, clock } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
   const call: SessionEngine['call'] = async (name, input, { signal, arrivedAt = clock.now() } = {}) => {
-    const { result, json } = await runCall(operations.get(name)!, input, {
-      // SAFE-1: a switch turned off leaves `permission` disabled at once; read at every step.
-      isEnabled: () => permission.isEnabled(),
+    const operation = operations.get(name);
+    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    const { result, json } = await runCall(operation, input, {
+      // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
+      isEnabled,
       skipsConfirmation: () => permission.skipsConfirmation(),
       async confirm(request) {
         const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });

@@ -6,13 +6,11 @@
  */
 import type { AnyOperationDefinition } from './definition.js';
 import type { Clock } from './clock.js';
-import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail } from './result.js';
 import { createStore, type ReadableStore } from './store.js';
-import type { ModelContextProvider } from './model-context.js';
-import type { RelayConnector } from './relay-connection.js';
+import type { ActiveParts } from './active.js';
 import type { SessionEngine } from './session-engine.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
@@ -53,20 +51,25 @@ export interface ToolSessionDeps {
   /** The definitions by name; their schemas are compiled once, when first needed. */
   definitions: ReadonlyMap<string, AnyOperationDefinition>;
   permission: PermissionStore;
-  confirmations: ConfirmationQueue;
   log: OperationLog;
-  /** Where the tools are registered: the browser's own WebMCP or the polyfill's (NAT-1). */
-  modelContext: ModelContextProvider;
-  relay: RelayConnector;
   clock: Clock;
   embedded: boolean;
   /** Called after every status change, so the runtime can drop the relay when all are off. */
   onStatusChange(): void;
+  /** Whether the tool's page is shown (APP-1, the runtime's `attach`): the operations are exposed only then. */
+  shown: ReadableStore<boolean>;
+  /**
+   * The runtime's on-demand part (PKG-4: the polyfill and relay, the registration, the call path and
+   * the confirmation queue), loaded once per runtime on the first switch-on or call.
+   */
+  load(): Promise<ActiveParts>;
 }
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
 export function createToolSession(deps: ToolSessionDeps): ToolSession {
-  const { tool, definitions, permission, confirmations, log, modelContext: provider, relay, clock, embedded } = deps;
+  const { tool, definitions, permission, log, clock, embedded, shown, load } = deps;
+  // SAFE-1, APP-1: a call goes on only while the switch is on and the page shown.
+  const isEnabled = () => permission.isEnabled() && shown.getState();
   const store = createStore<ToolSessionState>({
     tool,
     status: 'off',
@@ -74,16 +77,13 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     embedded,
     operations: [...definitions.keys()],
   });
-  // The call path (validator included) is loaded and the schemas compiled once, on the first
-  // switch-on or call: a page whose switches stay off never downloads it. It is the runtime's
-  // on-demand chunk (src/active.ts), shared with the relay and polyfill loading (PKG-4).
-  let engine: Promise<SessionEngine> | null = null;
-  const loadEngine = () =>
-    (engine ??= import('./active.js').then((active) => active.createSessionEngine({ tool, definitions, permission, confirmations, log, clock }))
-      .catch((error) => {
-        engine = null;
-        throw error;
-      }));
+  // The on-demand part once this session used it, and the session's compiled operations in it.
+  let active: ActiveParts | null = null;
+  let engine: SessionEngine | null = null;
+  const engineOf = (parts: ActiveParts) => {
+    active = parts;
+    return (engine ??= parts.createSessionEngine({ tool, definitions, permission, isEnabled, confirmations: parts.queue, log, clock }));
+  };
   const update = (patch: Partial<ToolSessionState>) => {
     store.setState({ ...store.getState(), ...patch });
     deps.onStatusChange();
@@ -93,10 +93,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
     // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
     const arrivedAt = clock.now();
-    if (!definitions.has(name)) return JSON.stringify(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let loaded;
     try {
-      loaded = await loadEngine();
+      loaded = engineOf(await load());
     } catch (error) {
       return JSON.stringify(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
     }
@@ -108,40 +107,49 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     registration = controller;
     update({ status: 'starting', error: null });
     try {
-      const [modelContext, loaded] = await Promise.all([provider.ensure(), loadEngine()]);
+      const parts = await load();
+      const loaded = engineOf(parts);
+      const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;
       await loaded.register(modelContext, controller.signal);
       if (controller.signal.aborted) return;
-      await relay.connect();
+      // The loaded connection itself, with no wait after the check above: a switch-off cannot slip in.
+      await parts.relay.connect();
       if (!controller.signal.aborted) update({ status: 'on' });
     } catch (error) {
       if (controller.signal.aborted) return;
       // SW-4: back off (which deletes the stored key), and say why under the switch.
       controller.abort();
       registration = null;
-      store.setState({ ...store.getState(), status: 'off', error: describeError(error) });
+      update({ status: 'off', error: describeError(error) });
       permission.disable();
-      deps.onStatusChange();
     }
   };
 
   const stop = () => {
     registration?.abort(); // REG-1: aborting the signal unregisters every tool of this session
     registration = null;
-    confirmations.declineTool(tool); // SW-3: waiting and queued confirmations answer declined
+    active?.queue.declineTool(tool); // SW-3: waiting and queued confirmations answer declined
     if (store.getState().status !== 'off') update({ status: 'off' });
   };
 
+  // Exposed while the switch is on and the page shown; withdrawn otherwise, as switching off does
+  // (APP-1: a page left keeps its stored switch, so coming back registers again with no click).
   const sync = () => {
-    const { enabled } = permission.getState();
+    const wanted = permission.getState().enabled && shown.getState();
     const { status } = store.getState();
-    if (enabled && status === 'off' && !registration) void start();
-    else if (!enabled && (status !== 'off' || registration)) stop();
+    if (wanted && status === 'off' && !registration) void start();
+    else if (!wanted && (status !== 'off' || registration)) stop();
   };
 
   let unsubscribe = () => {};
   if (!embedded) {
-    unsubscribe = permission.subscribe(sync);
+    const offPermission = permission.subscribe(sync);
+    const offShown = shown.subscribe(sync);
+    unsubscribe = () => {
+      offPermission();
+      offShown();
+    };
     sync();
   }
 
@@ -162,11 +170,8 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     call,
     dispose() {
       unsubscribe();
-      // Unregisters and declines like a switch-off, but the stored "on" stays for the next page.
-      registration?.abort();
-      registration = null;
-      confirmations.declineTool(tool);
-      if (store.getState().status !== 'off') store.setState({ ...store.getState(), status: 'off' });
+      // Unregisters and declines as a switch-off does, but the stored "on" stays for the next page.
+      stop();
       permission.dispose();
     },
   };

@@ -11,7 +11,7 @@ import { AiOpsLog } from 'ai-ops/react';
 import type { GoRunMode } from 'ai-ops/tools/go';
 import { CodeEditor, languageOfPath } from '../shared/code-editor.js';
 import { FileTreeView, type FileTree } from '../shared/file-tree-view.js';
-import { useSaveOnLeave } from '../shared/react-helpers.js';
+import { useSaveOnHide } from '../shared/use-save-on-hide.js';
 import { ToolHeader } from '../shared/tool-header.js';
 import { usePageTitle } from '../shared/use-title.js';
 import type { GoFiles } from './files.js';
@@ -161,7 +161,7 @@ export default function GoPage() {
 
   useEffect(() => showGoProject(project), [project]);
   // Typing saves after a short pause; a page being hidden, closed or left saves at once.
-  useSaveOnLeave(useCallback(() => void files.flush(), [files]));
+  useSaveOnHide(useCallback(() => void files.flush(), [files]));
 
   // The tree's entries are set by its own effect, which runs before this one.
   useEffect(() => {

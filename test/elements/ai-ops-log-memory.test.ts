@@ -4,13 +4,15 @@
 // the rendered <ai-ops-log> included.
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { cleanupRuntimes, createTestRuntime, turnOn } from './helpers.js';
 
 const MB = 1024 * 1024;
+
+await loadAiOpsElements();
 
 /**
  * A fresh string of `size` characters on the JS heap, as a read of a file gives: `padEnd` alone

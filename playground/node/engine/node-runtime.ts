@@ -8,7 +8,7 @@
  * as `{ ok: false, code }` results; transport and authorisation failures throw `NodeRuntimeError`.
  */
 // Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
-import type { Clock, TimerHandle } from 'ai-ops/internals';
+import type { Clock } from 'ai-ops/internals';
 import type { NodeRunOutcome } from 'ai-ops/tools/node';
 
 /** The real timers, as src/clock.ts's `systemClock` has them. */
@@ -190,7 +190,7 @@ export interface RunnableProcess {
 async function killed(proc: RunnableProcess, clock: Clock, bound: number): Promise<boolean> {
   // kill() is not awaited on its own: a stuck runner must not hold the answer for ever.
   void Promise.resolve().then(() => proc.kill()).catch(() => {});
-  let handle: TimerHandle;
+  let handle: ReturnType<Clock['setTimeout']>;
   const late = new Promise<boolean>((resolve) => {
     handle = clock.setTimeout(() => resolve(false), bound);
   });
