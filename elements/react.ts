@@ -35,7 +35,7 @@ import type {
  */
 const onDemandProperties = {
   'ai-ops-confirm': ['aiOps', 'strings', 'pointerGuardMs', 'clock', 'automated'],
-  'ai-ops-log': ['aiOps', 'strings'],
+  'ai-ops-log': ['aiOps', 'strings', 'clock'],
 } as const;
 
 /** A stand-in for `createComponent`'s `elementClass`: its prototype names the properties only. */

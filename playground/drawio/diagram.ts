@@ -4,6 +4,7 @@
  * safe to render: nothing in it may fetch from another origin or run script.
  * @module
  */
+import { isFailure } from 'ai-ops';
 import { inflateDiagramText, parseXml } from 'ai-ops/tools/drawio';
 
 /** The useful part of Chromium's parser error ("…errors:error on line 3 at column 1: … Below is a rendering…"). */
@@ -15,10 +16,10 @@ function parserMessage(message: string): string {
 /** A diagram's XML is usable when it is well-formed and its top element is `<mxfile>` or `<mxGraphModel>`. */
 export function checkDiagram(xml: string): { ok: true; document: XMLDocument } | { ok: false; message: string } {
   const parsed = parseXml(xml);
-  if (!parsed.ok) return { ok: false, message: `XML として読めません: ${parserMessage(parsed.message)}` };
-  const top = parsed.document.documentElement.localName;
+  if (isFailure(parsed)) return { ok: false, message: `XML として読めません: ${parserMessage(parsed.error.message)}` };
+  const top = parsed.documentElement.localName;
   if (top !== 'mxfile' && top !== 'mxGraphModel') return { ok: false, message: `一番外の要素は <mxfile> か <mxGraphModel> にします(今は <${top}>)。` };
-  return { ok: true, document: parsed.document };
+  return { ok: true, document: parsed };
 }
 
 /** The first page's `<mxGraphModel>` of a diagram document, or null when it has none. */
@@ -32,7 +33,7 @@ export async function findModel(document: XMLDocument): Promise<Element | null> 
   const packed = page.textContent?.trim() ?? '';
   if (packed === '') return null;
   const parsed = parseXml(await inflateDiagramText(packed));
-  return parsed.ok && parsed.document.documentElement.localName === 'mxGraphModel' ? parsed.document.documentElement : null;
+  return !isFailure(parsed) && parsed.documentElement.localName === 'mxGraphModel' ? parsed.documentElement : null;
 }
 
 /** True for a URL that would leave this page's origin (data: stays local). */

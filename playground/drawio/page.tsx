@@ -42,14 +42,14 @@ function XmlEditor({ disabled }: { disabled: boolean }) {
     const stop = drawio.subscribe(show);
     return () => {
       stop();
-      clearTimeout(applyTimer.current);
+      // Leaving the page keeps an edit still resting, as a blur would.
+      if (applyTimer.current !== undefined) apply(textarea.value);
     };
   }, []);
 
-  const apply = () => {
+  const apply = (text = editor.current!.value) => {
     clearTimeout(applyTimer.current);
     applyTimer.current = undefined;
-    const text = editor.current!.value;
     const checked = checkDiagram(text);
     if (!checked.ok) {
       setError(`${checked.message}\n図は、最後に読めた XML のままです。`);
@@ -73,7 +73,7 @@ function XmlEditor({ disabled }: { disabled: boolean }) {
         aria-describedby="xml-error"
         onInput={() => {
           clearTimeout(applyTimer.current);
-          applyTimer.current = setTimeout(apply, APPLY_DELAY_MS);
+          applyTimer.current = setTimeout(() => apply(), APPLY_DELAY_MS);
         }}
         onBlur={() => {
           if (applyTimer.current !== undefined) apply();

@@ -5,7 +5,8 @@
  * shows everywhere and is saved the same way.
  * @module
  */
-import { createStore, resolveRelativePath, type ReadableStore } from 'ai-ops';
+import { createStore, type ReadableStore } from 'ai-ops';
+import { resolveRelativePath } from 'ai-ops/tools';
 import { openRecordStore } from '../shared/idb.js';
 
 /** A file or directory of the project. Paths are relative to the root, `/`-separated, no trailing `/`. */

@@ -11,7 +11,7 @@ import { AiOpsLog } from 'ai-ops/react';
 import type { GoRunMode } from 'ai-ops/tools/go';
 import { CodeEditor, languageOfPath } from '../shared/code-editor.js';
 import { FileTreeView, type FileTree } from '../shared/file-tree-view.js';
-import { useSaveOnLeave } from '../shared/react-helpers.js';
+import { useSaveOnHide } from '../shared/use-save-on-hide.js';
 import { ToolHeader } from '../shared/tool-header.js';
 import { usePageTitle } from '../shared/use-title.js';
 import type { GoFiles } from './files.js';
@@ -154,12 +154,23 @@ export default function GoPage() {
   const [form, setForm] = useState<{ kind: 'file' | 'directory'; initial: string; key: number } | null>(null);
   const tree = useRef<FileTree | null>(null);
   const editor = useRef<EditorView | null>(null);
+  /** An entry just made: selected (and focused) once the tree shows it, after the next render. */
+  const made = useRef<{ path: string; openEditor: boolean } | null>(null);
   const loaded = filesState.status === 'loaded';
   const busy = runState.status !== 'idle';
 
   useEffect(() => showGoProject(project), [project]);
   // Typing saves after a short pause; a page being hidden, closed or left saves at once.
-  useSaveOnLeave(useCallback(() => void files.flush(), [files]));
+  useSaveOnHide(useCallback(() => void files.flush(), [files]));
+
+  // The tree's entries are set by its own effect, which runs before this one.
+  useEffect(() => {
+    const entry = made.current;
+    if (!entry || !tree.current) return;
+    made.current = null;
+    tree.current.select(entry.path, { focus: !entry.openEditor });
+    if (entry.openEditor) editor.current?.focus();
+  });
 
   // The open file was deleted (by the user or an agent), or nothing is open yet: open the first.
   useEffect(() => {
@@ -215,15 +226,12 @@ export default function GoPage() {
     if (files.list().some((e) => e.path === path)) throw new Error(`「${path}」はもうあります`);
     if (kind === 'file') {
       void files.write(path, path.endsWith('.go') ? `package ${packageNameFor(path)}\n` : '');
-      setForm(null);
-      tree.current?.select(path, { focus: true });
       setOpenPath(path);
-      queueMicrotask(() => editor.current?.focus());
     } else {
       void files.mkdir(path);
-      setForm(null);
-      tree.current?.select(path, { focus: true });
     }
+    made.current = { path, openEditor: kind === 'file' };
+    setForm(null);
   };
   const removeSelected = () => {
     const entry = tree.current?.selectedEntry;

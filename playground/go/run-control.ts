@@ -5,6 +5,7 @@
  * @module
  */
 import { createStore, type ReadableStore } from 'ai-ops';
+import { systemClock, type Clock } from 'ai-ops/internals';
 import type { GoRunMode, GoRunOutcome, GoRunnerStatus } from 'ai-ops/tools/go';
 import type { GoRunner } from './engine/go-runner.js';
 
@@ -76,8 +77,9 @@ const KEPT_OUTPUT = 200_000;
  * const control = createGoRunControl({ runner, files });
  * const outcome = await control.run('test', { timeoutMs: 30_000 });
  */
-export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFiles }): GoRunControl {
+export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFiles; clock?: Clock }): GoRunControl {
   const { runner, files } = deps;
+  const clock = deps.clock ?? systemClock;
   const runState = createStore<RunState>({ status: 'idle', mode: null, end: null });
   const outputListeners = new Set<(event: OutputEvent) => void>();
   const emit = (event: OutputEvent) => {
@@ -109,12 +111,12 @@ export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFile
     const onAbort = () => requestStop('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
     stopCurrent = () => requestStop('stopped');
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: ReturnType<Clock["setTimeout"]> | undefined;
 
     const finish = (end: RunEnd) => {
       stopCurrent = null;
       signal?.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
+      if (timer !== undefined) clock.clearTimeout(timer);
       setRun({ status: 'idle', end });
       emit({ type: 'end', end });
     };
@@ -130,8 +132,9 @@ export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFile
     };
 
     // Yaegi's load cannot be interrupted, but a stop during it answers at once; the load goes on
-    // for the next run.
-    const loading = runner.load();
+    // for the next run. The load ends once a worker has Yaegi ready, so starting a worker is not
+    // counted in timeoutMs either (GO-4).
+    const loading = runner.warmUp();
     loading.catch(() => {});
     try {
       await Promise.race([loading, new Promise<void>((resolve) => (wakeLoad = resolve))]);
@@ -156,7 +159,7 @@ export function createGoRunControl(deps: { runner: GoRunner; files: RunnableFile
       throw error;
     }
     stopJob = () => job.stop();
-    if (timeoutMs !== undefined) timer = setTimeout(() => requestStop('timeout'), timeoutMs);
+    if (timeoutMs !== undefined) timer = clock.setTimeout(() => requestStop('timeout'), timeoutMs);
     try {
       const result = await job.done;
       if (result.stopped) return stopped();

@@ -126,7 +126,8 @@ export function currentRuntime(): NodeRuntimeLike | null {
         return result;
       },
     },
-    processes: runtime.processes,
+    // The run race (timeout, cancel, kill) is the runtime's, as go's and sql's are their pages' (NODE-4, NAT-6).
+    run: (command, args, options) => runtime.run(command, args, options),
     excludes: runtime.excludes,
   };
 }

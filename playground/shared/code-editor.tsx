@@ -11,7 +11,7 @@
  * @module
  */
 import { useEffect, useRef, type Ref } from 'react';
-import { setRef } from './react-helpers.js';
+import { setRef } from './set-ref.js';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, type KeyBinding,
@@ -200,7 +200,7 @@ export function CodeEditor(props: CodeEditorProps) {
     });
   };
 
-  /** The page's extra keys, matched through a keymap built per call so new props apply at once. */
+  /** The page's extra keys, matched against the latest props on each key press, so new handlers apply at once. */
   const runExtraKey = (event: KeyboardEvent): boolean => {
     const keys = latest.current.keys;
     const current = view.current;
@@ -253,7 +253,13 @@ export function CodeEditor(props: CodeEditorProps) {
   }, [value]);
 
   const loadLanguage = async (target: EditorView, wanted: CodeLanguage | undefined) => {
-    const extension = await languageSupport(wanted);
+    let extension: Extension;
+    try {
+      extension = await languageSupport(wanted);
+    } catch {
+      // The mode's chunk could not be fetched (offline, a rebuild): the text stays plain and editable.
+      return;
+    }
     // Still the same view and still the wanted mode once the chunk arrived.
     if (view.current !== target || latest.current.language !== wanted) return;
     target.dispatch({ effects: compartments.current.language.reconfigure(extension) });

@@ -1,9 +1,9 @@
 /**
- * The document pages' shared pieces (slides, draw.io): the hook that opens the document `?doc=`
- * names and follows it, the document bar (its name, 「開く」 and 「新しい…」 around the page's own
- * controls), the notice saying why a document cannot be opened or kept, and the page's frame
- * (header, editor pane, preview pane, log). Written once for every page whose state is a
- * {@link DocumentState}.
+ * The document pages' shared pieces: the document bar (the document's name, 「開く」 and 「新しい…」
+ * around the page's own controls; slides, draw.io and Excalidraw), and for the pages whose state
+ * is a {@link DocumentState} (slides, draw.io) the hook that opens the document `?doc=` names and
+ * follows it, the notice saying why a document cannot be opened or kept, and the page's frame
+ * (header, editor pane, preview pane, log). Written once.
  * @module
  */
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';

@@ -71,6 +71,8 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
   let error: string | null = null;
   /** The id the last `open` asked for: an older `open` still reading IndexedDB does not win. */
   let wanted: string | null = null;
+  /** The `open` of `wanted`, in progress or done. */
+  let opening: Promise<void> | null = null;
   const history = createUndoHistory();
   const listeners = new Set<(change: DocumentChange<K>) => void>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -143,33 +145,37 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
 
     /**
      * Opens the document `id`, creating it on first use (`welcome` gets the sample). An id outside
-     * `[A-Za-z0-9_-]{1,64}` opens `welcome` instead.
+     * `[A-Za-z0-9_-]{1,64}` opens `welcome` instead. Asking again for the document being opened
+     * gets the same promise (StrictMode's second effect sees the same outcome).
      */
-    async open(id: string): Promise<void> {
+    open(id: string): Promise<void> {
       const target = acceptedDocumentId(id);
-      if (target === wanted) return;
+      if (target === wanted && opening) return opening;
       wanted = target;
-      let found: Doc | undefined;
-      try {
-        // The document open before keeps its last keystrokes.
-        await state.flush();
-        const documents = await getStore();
-        found = await documents.get(target);
-        if (!found) {
-          found = target === WELCOME_ID
-            ? make(target, options.welcome.name, options.welcome.text)
-            : make(target, target, options.blank(target));
-          await documents.put(found);
+      opening = (async () => {
+        let found: Doc | undefined;
+        try {
+          // The document open before keeps its last keystrokes.
+          await state.flush();
+          const documents = await getStore();
+          found = await documents.get(target);
+          if (!found) {
+            found = target === WELCOME_ID
+              ? make(target, options.welcome.name, options.welcome.text)
+              : make(target, target, options.blank(target));
+            await documents.put(found);
+          }
+        } catch (cause) {
+          if (wanted === target) wanted = null; // asking again tries again
+          throw cause;
         }
-      } catch (cause) {
-        if (wanted === target) wanted = null; // asking again tries again
-        throw cause;
-      }
-      if (wanted !== target) return;
-      current = found;
-      error = null;
-      history.clear();
-      emit({ source: 'load', kind: 'document' });
+        if (wanted !== target) return;
+        current = found;
+        error = null;
+        history.clear();
+        emit({ source: 'load', kind: 'document' });
+      })();
+      return opening;
     },
 
     /** Creates a new document and returns its id (the page then navigates to `?doc=<id>`). */

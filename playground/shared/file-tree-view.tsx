@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, type Ref } from 'react';
 import { FileTree, type TreeEntry } from './file-tree.js';
-import { setRef } from './react-helpers.js';
+import { setRef } from './set-ref.js';
 
 export type { TreeEntry } from './file-tree.js';
 export { FileTree } from './file-tree.js';

@@ -9,7 +9,7 @@
 import { useEffect, useRef, type Ref } from 'react';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { setRef } from './react-helpers.js';
+import { setRef } from './set-ref.js';
 
 /** What a page does with the terminal. */
 export interface TerminalHandle {

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { AiOpsLog } from 'ai-ops/react';
 import { CodeEditor } from '../shared/code-editor.js';
-import { useSaveOnLeave } from '../shared/react-helpers.js';
+import { useSaveOnHide } from '../shared/use-save-on-hide.js';
 import { ToolHeader } from '../shared/tool-header.js';
 import { usePageTitle } from '../shared/use-title.js';
 import { RunResults } from './results.js';
@@ -73,7 +73,7 @@ export default function SqlConsole() {
 
   useEffect(() => showSqlPage(page), [page]);
   // Write a pending edit before the page goes away (hidden, closed, or routed away from).
-  useSaveOnLeave(useCallback(() => void page.flushSave(), [page]));
+  useSaveOnHide(useCallback(() => void page.flushSave(), [page]));
 
   const keys = useMemo(() => [{ key: 'Mod-Enter', run: () => (void page.runEditor(), true) }], [page]);
   const running = state.runningBy !== null;

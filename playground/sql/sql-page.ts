@@ -6,7 +6,7 @@
  */
 import { createStore, type ReadableStore } from 'ai-ops';
 import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from 'ai-ops/tools/sql';
-import { SqlEngine, SqlEngineBusyError, type SqlEngineSnapshot, type SqlRunResult } from './engine/sql-engine.js';
+import { SqlEngine, SqlEngineBusyError, toRunOutcome, type SqlEngineSnapshot, type SqlRunResult } from './engine/sql-engine.js';
 import type { SqlStorage } from './storage.js';
 
 /** Who started a run. */
@@ -210,36 +210,9 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
     },
     async run(sql, { timeoutMs, maxRows, signal }): Promise<SqlRunOutcome> {
       const outcome = await run(sql, { by: 'agent', timeoutMs, maxRows, signal });
-      switch (outcome.kind) {
-        case 'load-failed':
-          // The operation turns the rejection into `failed` (SQL-3).
-          throw new Error(`The SQL engine could not be loaded: ${outcome.message}`);
-        case 'results':
-          // The worker already cut the rows and made them JSON-safe (SQL-9).
-          return {
-            ok: true,
-            kind: 'results',
-            ms: outcome.ms,
-            results: outcome.results.map((statement) => ({
-              fields: statement.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
-              rows: statement.rows,
-              totalRows: statement.totalRows,
-              affectedRows: statement.affectedRows,
-            })),
-          };
-        case 'error': {
-          const { message, sqlState, position } = outcome.error;
-          return { ok: false, kind: 'error', error: { message, sqlState, position } };
-        }
-        case 'refused': {
-          const { message, position } = outcome.error;
-          return { ok: false, kind: 'refused', error: { message, position } };
-        }
-        case 'aborted':
-          return { ok: false, kind: 'aborted' };
-        default:
-          return outcome;
-      }
+      // The operation turns the rejection into `failed` (SQL-3).
+      if (outcome.kind === 'load-failed') throw new Error(`The SQL engine could not be loaded: ${outcome.message}`);
+      return outcome.kind === 'busy' ? { kind: 'busy' } : toRunOutcome(outcome);
     },
   };
 

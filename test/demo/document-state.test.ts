@@ -72,6 +72,11 @@ describe('playground: the document pages\' state', () => {
     // A new document takes a read and a write, an existing one a read only: the second finishes first.
     await Promise.all([state.open('brand-new'), state.open('existing')]);
     expect(state.openDocument()?.id).to.equal('existing');
+    // Asked twice at once (StrictMode's second effect): one opening, one outcome.
+    const twice = [state.open('twice'), state.open('twice')];
+    expect(twice[0]).to.equal(twice[1]);
+    await Promise.all(twice);
+    expect(state.openDocument()?.id).to.equal('twice');
     await state.open('../etc');
     expect(state.openDocument()).to.deep.equal({ id: 'welcome', name: 'ようこそ' });
     expect(state.getState().document?.text).to.equal('welcome text');

@@ -4,7 +4,7 @@
 // widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -27,30 +27,6 @@ const previewText = (target) => target.locator('#preview').textContent();
 /** Waits until all three operations are registered (they are registered one after another). */
 async function operationsListed(target) {
   await waitFor(() => target.evaluate(() => navigator.modelContextTesting?.listTools().filter((t) => t.name.startsWith('drawio_')).length === 3), 15_000, 'the drawio operations to be listed');
-}
-
-/**
- * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
- * test can call while the page is still loading its diagram.
- */
-function holdIndexedDb() {
-  const held = [];
-  let holding = true;
-  window.__releaseIndexedDb = () => {
-    holding = false;
-    for (const release of held.splice(0)) release();
-  };
-  const open = IDBFactory.prototype.open;
-  IDBFactory.prototype.open = function (...args) {
-    const request = open.apply(this, args);
-    // Added before the page sets onsuccess, so it runs first and can stop it.
-    request.addEventListener('success', (event) => {
-      if (!holding) return;
-      event.stopImmediatePropagation();
-      held.push(() => request.onsuccess?.call(request, event));
-    });
-    return request;
-  };
 }
 
 async function openPage(query = '', { hold = false } = {}) {
@@ -100,6 +76,14 @@ test('[DOC-3] without ?doc= the page opens `welcome`, the sample diagram: its na
   assert.equal(await drawnCount(page), 5);
   assert.equal(await page.locator('#preview svg ellipse').count(), 1);
   assert.match(await previewText(page), /アイデア/);
+});
+
+test('[APP-5] the page passes axe: the XML editor is labelled, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  const bar = page.getByRole('toolbar', { name: '図の操作' });
+  for (const name of ['名前', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しい図' }).count(), 1);
+  assert.equal(await page.getByRole('img', { name: '図のプレビュー' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: drawio_read, drawio_add_cells and drawio_write are listed', async () => {
@@ -237,6 +221,24 @@ test('[DRW-1] a person edits the XML: a valid edit redraws the preview; a broken
   await waitFor(async () => !(await error.isVisible()), 5000, 'the error to go');
   assert.equal(await box.getAttribute('aria-invalid'), null);
   assert.equal((await call(page, 'drawio_read', {})).xml, valid);
+});
+
+test('[APP-1] an edit still resting when the page is left by the app\'s home link is kept: coming back (back button) shows it drawn, with the log rows', async () => {
+  await showLog(page, 'drawio');
+  const rows = await logRows(page, 'drawio').count();
+  assert.ok(rows > 0);
+  const xml = diagramXml(vertex('left-behind', '去る前の箱'));
+  const box = editor(page);
+  await box.fill(xml);
+  // At once, before the edit is applied (it rests 250 ms): leaving applies and saves it.
+  await leaveAndComeBack(page, 'drawio');
+  await waitFor(async () => (await editor(page).inputValue()) === xml, 5000, 'the edit in the editor');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '1', 5000, 'the edit drawn');
+  assert.match(await previewText(page), /去る前の箱/);
+  await operationsListed(page);
+  assert.equal((await call(page, 'drawio_read', {})).xml, xml);
+  await showLog(page, 'drawio');
+  assert.ok((await logRows(page, 'drawio').count()) >= rows, 'the rows logged before leaving are still shown');
 });
 
 test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready until its diagram is loaded, then its own document', async () => {

@@ -144,6 +144,19 @@ test('[FILE-3] [GO-2] go_list_files lists every level; a directory made in the p
   assert.equal((await call(page, 'go_list_files', { path: '../x' })).error.code, 'invalid_input');
 });
 
+test('[GO-2] a person makes a file with the page\'s controls: it is selected in the tree and open in the focused editor', async () => {
+  await page.getByRole('button', { name: '新しいファイル' }).click();
+  await page.getByLabel('新しいファイルのパス').fill('notes.txt');
+  await page.getByRole('button', { name: '作る' }).click();
+  const item = page.getByRole('treeitem', { name: 'notes.txt' });
+  await item.waitFor();
+  assert.equal(await item.getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#editor-label').textContent(), 'notes.txt');
+  await waitFor(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'notes.txt'), 5000, 'the editor to have focus');
+  await page.keyboard.type('typed into a new file');
+  await waitFor(async () => (await call(page, 'go_read_file', { path: 'notes.txt' })).contents === 'typed into a new file', 5000, 'the new file\'s text');
+});
+
 test('[FILE-4] go_read_file: contents; missing → not_found; a directory or a path outside → invalid_input', async () => {
   const read = await call(page, 'go_read_file', { path: 'go.mod' });
   assert.deepEqual(read, { isError: false, ok: true, path: 'go.mod', contents: 'module example.com/hello\n\ngo 1.19\n' });

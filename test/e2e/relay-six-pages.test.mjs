@@ -11,7 +11,6 @@ import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
   openToolPage, confirmDialog, logRows, readLogRows, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
 } from './harness.mjs';
-import { editorText } from './editor.mjs';
 
 const TOOLS = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'];
 const QUERY = { sql: '?id=relay-six', node: '?id=relay-six', go: '?id=relay-six' };

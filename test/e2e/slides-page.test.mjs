@@ -5,7 +5,7 @@
 // uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, logRows, showLog } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
 import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
@@ -50,30 +50,6 @@ async function replaceText(target, text) {
   await target.keyboard.insertText(text);
 }
 
-/**
- * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
- * test can call while the page is still loading its deck.
- */
-function holdIndexedDb() {
-  const held = [];
-  let holding = true;
-  window.__releaseIndexedDb = () => {
-    holding = false;
-    for (const release of held.splice(0)) release();
-  };
-  const open = IDBFactory.prototype.open;
-  IDBFactory.prototype.open = function (...args) {
-    const request = open.apply(this, args);
-    // Added before the page sets onsuccess, so it runs first and can stop it.
-    request.addEventListener('success', (event) => {
-      if (!holding) return;
-      event.stopImmediatePropagation();
-      held.push(() => request.onsuccess?.call(request, event));
-    });
-    return request;
-  };
-}
-
 before(async () => {
   demo = await startDemo();
   browser = await launchBrowser();
@@ -93,6 +69,14 @@ test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name 
   assert.match(await editorText(page), /^---\ntheme: default/);
   await waitFor(async () => (await previewSlides(page).count()) === 3, 5000, 'three slides in the preview');
   assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);
+});
+
+test('[APP-4] [APP-5] the page passes axe: the Markdown editor is a textbox named Markdown, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  assert.equal(await editor(page).getAttribute('aria-multiline'), 'true');
+  const bar = page.getByRole('toolbar', { name: 'スライドの操作' });
+  for (const name of ['名前', 'テーマ', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しいスライド' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: slides_read, slides_set_theme and slides_write are listed', async () => {
@@ -242,7 +226,7 @@ test('[SLI-1] a person types Markdown: the preview follows, and slides_read sees
   await waitFor(async () => (await page.locator('#preview section[data-theme="default"]').count()) > 0, 5000, 'the preview in default');
 });
 
-test('[APP-1] typing, then leaving by the app\'s own links and coming back: the typed deck and the log rows are still there', async () => {
+test('[APP-1] typing, then leaving by the app\'s home link and coming back (back button): the typed deck and the log rows are still there', async () => {
   const box = editor(page);
   await box.click();
   await page.keyboard.press('Control+End');
@@ -251,13 +235,9 @@ test('[APP-1] typing, then leaving by the app\'s own links and coming back: the 
   await showLog(page, 'slides');
   const rows = await logRows(page, 'slides').count();
   assert.ok(rows > 0);
-  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
   // At once, before typing's debounced save: leaving the page saves it.
-  await page.locator('header.page-header a.home').click();
-  await page.locator('.home-page').waitFor();
-  await page.locator('.home-page a[href="/slides/"]').click();
+  await leaveAndComeBack(page, 'slides');
   await deckLoaded(page);
-  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'the app navigated without loading a document');
   assert.equal(await editorText(page), typed);
   await operationsListed(page);
   assert.equal((await call(page, 'slides_read', {})).markdown, typed);

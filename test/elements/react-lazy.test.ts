@@ -30,7 +30,7 @@ describe('React wrappers of the elements defined on demand', () => {
   it('[REACT-1] every public property of the dialog and the log set through the wrappers reaches the element, set before or after it upgrades', async () => {
     const aiOps = createTestRuntime();
     const clock = { now: () => 0, setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) };
-    const logProps = { aiOps, strings: { logTitle: 'Operations' }, tool: 'slides', mode: 'tab', open: true } as const;
+    const logProps = { aiOps, strings: { logTitle: 'Operations' }, tool: 'slides', mode: 'tab', open: true, clock } as const;
     const confirmProps = { aiOps, strings: { confirmCancel: 'No' }, pointerGuardMs: 0, clock, automated: false };
     const render = (title: string) => flushSync(() => root.render(React.createElement(React.Fragment, null,
       React.createElement(AiOpsLog, { ...logProps, strings: { logTitle: title } }),

@@ -7,6 +7,16 @@
  * browser adds the Origin header the runner checks. Domain failures (a missing file…) come back
  * as `{ ok: false, code }` results; transport and authorisation failures throw `NodeRuntimeError`.
  */
+// Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
+import type { Clock } from 'ai-ops/internals';
+import type { NodeRunOutcome } from 'ai-ops/tools/node';
+
+/** The real timers, as src/clock.ts's `systemClock` has them. */
+const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * The project's store contract (structurally the same as `ReadableStore` in src/store.ts):
@@ -152,6 +162,75 @@ export interface NodeRuntimeOptions {
   readonly fetch?: typeof fetch;
   /** How many times a broken output stream is reopened before `exit` rejects. */
   readonly reconnectAttempts?: number;
+  /** Timers for `run`'s `timeoutMs` and its bounded wait for a kill; the real clock by default. */
+  readonly clock?: Clock;
+}
+
+/** Options of `run`: the run contract's request (tools/run.ts) with the terminal pane's name. */
+export interface RunOptions {
+  /** Shown in the terminal pane: `ai: <command>` for an agent's command (NODE-3). */
+  readonly name: string;
+  /** Kill the process after this many ms (NODE-4). */
+  readonly timeoutMs: number;
+  /** The call's signal: aborting it kills the process (NAT-2, NAT-6). */
+  readonly signal?: AbortSignal;
+}
+
+/** How long a killed process may take to be confirmed gone before `run` resolves anyway. */
+export const KILL_WAIT_MS = 5000;
+
+/** What {@link runToEnd} needs of a started process. */
+export interface RunnableProcess {
+  readonly output: { getText(): string; readonly truncated: boolean };
+  readonly exit: Promise<number>;
+  kill(): void | Promise<void>;
+}
+
+/** Kills `proc`; true once the runtime confirms it is gone, false when that takes over `bound` ms. */
+async function killed(proc: RunnableProcess, clock: Clock, bound: number): Promise<boolean> {
+  // kill() is not awaited on its own: a stuck runner must not hold the answer for ever.
+  void Promise.resolve().then(() => proc.kill()).catch(() => {});
+  let handle: ReturnType<Clock['setTimeout']>;
+  const late = new Promise<boolean>((resolve) => {
+    handle = clock.setTimeout(() => resolve(false), bound);
+  });
+  try {
+    return await Promise.race([proc.exit.then(() => true, () => true), late]);
+  } finally {
+    clock.clearTimeout(handle);
+  }
+}
+
+/**
+ * The node page's run race for a started process (the run contract, tools/run.ts): resolves when
+ * it exits (`exited`), or kills it when `timeoutMs` passes (`timeout`, NODE-4) or `signal` aborts
+ * (`cancelled`, NAT-6) and resolves with the output written until then once the runtime confirms
+ * it is gone, or after `killWaitMs` with `killConfirmed` false. Rejects when the runner cannot be
+ * reached any more (`exit` rejected).
+ * @example const outcome = await runToEnd(await runtime.processes.start('node', ['a.js']), { timeoutMs: 30_000 });
+ */
+export async function runToEnd(
+  proc: RunnableProcess,
+  { timeoutMs, signal, clock = systemClock, killWaitMs = KILL_WAIT_MS }: { timeoutMs: number; signal?: AbortSignal; clock?: Clock; killWaitMs?: number },
+): Promise<NodeRunOutcome> {
+  let interrupt: (reason: 'timeout' | 'cancelled') => void = () => {};
+  const interrupted = new Promise<'timeout' | 'cancelled'>((resolve) => (interrupt = resolve));
+  const timer = clock.setTimeout(() => interrupt('timeout'), timeoutMs);
+  const onAbort = () => interrupt('cancelled');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  const outputNow = () => ({ output: proc.output.getText(), truncated: proc.output.truncated });
+  try {
+    const end = await Promise.race([proc.exit, interrupted]);
+    if (typeof end === 'number') return { kind: 'exited', exitCode: end, ...outputNow() };
+    // The output is that of the deadline (or the cancel); the answer waits until the runtime
+    // confirms the process is gone (bounded), so "killed" is true when it says so.
+    const output = outputNow();
+    return { kind: end, ...output, killConfirmed: await killed(proc, clock, killWaitMs) };
+  } finally {
+    clock.clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** A failure to talk to the runner: unreachable (`status` 0), refused (401/403) or broken. */
@@ -290,6 +369,7 @@ export class NodeRuntime {
   private readonly token: string;
   private readonly fetchImpl: typeof fetch;
   private readonly reconnectAttempts: number;
+  private readonly clock: Clock;
   private rules: ExcludeRules = DEFAULT_EXCLUDES;
   private outputLimit = 200_000;
   private readonly treeStore = createStore<readonly FileEntry[]>([], sameEntries);
@@ -299,7 +379,8 @@ export class NodeRuntime {
   private readonly listStore = createStore<readonly ProcessSummary[]>([], () => false);
   private readonly handles = new Map<string, NodeProcess>();
 
-  constructor({ baseUrl = '/__runner/', token, fetch: fetchImpl, reconnectAttempts = 3 }: NodeRuntimeOptions) {
+  constructor({ baseUrl = '/__runner/', token, fetch: fetchImpl, reconnectAttempts = 3, clock = systemClock }: NodeRuntimeOptions) {
+    this.clock = clock;
     this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
     this.token = token;
     this.fetchImpl = fetchImpl ?? globalThis.fetch.bind(globalThis);
@@ -333,6 +414,18 @@ export class NodeRuntime {
       list: { getState: this.listStore.getState, getSnapshot: this.listStore.getState, subscribe: this.listStore.subscribe },
       get: (id) => this.handles.get(id),
     };
+  }
+
+  /**
+   * The page's run function for an agent's command (the run contract, tools/run.ts): starts
+   * `command` with `args` under `name` and races its exit against `timeoutMs` and `signal`, killing
+   * it when one of those comes first (NODE-4, NAT-6). A signal aborted before the start starts nothing.
+   * @example const outcome = await runtime.run('node', ['-e', '1'], { name: 'ai: node', timeoutMs: 30_000, signal });
+   */
+  async run(command: string, args: readonly string[], { name, timeoutMs, signal }: RunOptions): Promise<NodeRunOutcome> {
+    if (signal?.aborted) return { kind: 'cancelled', output: '', killConfirmed: true };
+    const proc = await this.processes.start(command, args, { name });
+    return runToEnd(proc, { timeoutMs, signal, clock: this.clock });
   }
 
   /** The not-saved-files rule (the runner's, after `boot()`). */

@@ -5,15 +5,11 @@
  * Build the worker and its files first: `node esbuild.config.mjs sql` → dist/site/sql/engine/.
  * @module
  */
-import type { Clock, ReadableStore } from 'ai-ops';
+import type { ReadableStore } from 'ai-ops';
+import { systemClock, type Clock } from 'ai-ops/internals';
+import type { SqlRunOutcome } from 'ai-ops/tools/sql';
 import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
 
-/** The real clock (tests pass their own). */
-const SYSTEM_CLOCK: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as number),
-};
 
 export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
 
@@ -78,6 +74,44 @@ export type SqlRunResult =
   | { ok: false; kind: 'timeout'; timeoutMs: number }
   | { ok: false; kind: 'cancelled' }
   | { ok: false; kind: 'aborted'; reset: boolean };
+
+/**
+ * A run's result in the terms of the run contract that `sql_run_query` answers from
+ * (tools/run.ts): `results`/`error`/`refused` ended by themselves (`exited`), `timeout` stays,
+ * the page's reset during the run is the user's stop (`stopped`), an aborted signal is the
+ * caller's cancel (`cancelled`, NAT-6). The worker already cut the rows and made them JSON-safe (SQL-9).
+ * @example toRunOutcome({ ok: false, kind: 'aborted', reset: true }) // { kind: 'cancelled' }
+ */
+export function toRunOutcome(result: SqlRunResult): SqlRunOutcome {
+  switch (result.kind) {
+    case 'results':
+      return {
+        kind: 'exited',
+        ended: 'committed',
+        ms: result.ms,
+        results: result.results.map((statement) => ({
+          fields: statement.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
+          rows: statement.rows,
+          totalRows: statement.totalRows,
+          affectedRows: statement.affectedRows,
+        })),
+      };
+    case 'error': {
+      const { message, sqlState, position } = result.error;
+      return { kind: 'exited', ended: 'rolled-back', error: { message, sqlState, position } };
+    }
+    case 'refused': {
+      const { message, position } = result.error;
+      return { kind: 'exited', ended: 'refused', error: { message, position } };
+    }
+    case 'timeout':
+      return { kind: 'timeout' };
+    case 'cancelled':
+      return { kind: 'stopped' };
+    case 'aborted':
+      return { kind: 'cancelled' };
+  }
+}
 
 /** Options of `run()`. */
 export interface SqlRunOptions {
@@ -158,7 +192,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   constructor(options: SqlEngineOptions = {}) {
     this.#engineUrl = new URL(options.engineUrl ?? 'engine/', document.baseURI);
-    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** The current life-cycle state. */
