@@ -5,7 +5,8 @@
  * @module
  */
 import { createStore, type ReadableStore } from 'ai-ops';
-import { systemClock, type Clock } from 'ai-ops/internals';
+import type { Clock } from 'ai-ops/internals';
+import { systemClock } from '../shared/clock.js';
 import type { GoRunMode, GoRunOutcome, GoRunnerStatus } from 'ai-ops/tools/go';
 import type { GoRunner } from './engine/go-runner.js';
 

@@ -68,6 +68,15 @@ test('[APP-5] no import in playground/ reaches src/, elements/ or tools/ by a pa
   assert.ok(aiOpsImports >= 5, `the pages import ai-ops through its entries (${aiOpsImports} imports)`);
 });
 
+test('[REACT-1] the playground imports no code from ai-ops/internals or ai-ops/call (types only): esbuild would give every page what those entries re-export', () => {
+  const importsCode = [];
+  for (const [file, text] of sources()) {
+    const body = code(text).replace(/\b(import|export)\s+type\s[^;]*?from\s*['"][^'"]+['"]/g, '');
+    for (const specifier of specifiers(body)) if (specifier === 'ai-ops/internals' || specifier === 'ai-ops/call') importsCode.push(`${file}: ${specifier}`);
+  }
+  assert.deepEqual(importsCode, []);
+});
+
 test('[APP-5] the check catches a relative import into src/ and a deep ai-ops path', () => {
   const text = "import { createStore } from '../../src/store.js';\nexport { x } from \"../../elements/ai-ops-log.js\";\nconst m = import('ai-ops/src/runtime.js');";
   assert.deepEqual(specifiers(text), ['../../src/store.js', '../../elements/ai-ops-log.js', 'ai-ops/src/runtime.js']);

@@ -6,7 +6,8 @@
  * @module
  */
 import type { ReadableStore } from 'ai-ops';
-import { systemClock, type Clock } from 'ai-ops/internals';
+import type { Clock } from 'ai-ops/internals';
+import { systemClock } from '../../shared/clock.js';
 import type { SqlRunOutcome } from 'ai-ops/tools/sql';
 import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
 
