@@ -25,7 +25,7 @@ export type { CallToolResult, ModelContextLike, ModelContextTool } from './model
 export { createRelayConnector } from './relay-connection.js';
 export type { RelayOptions, RelayConnector } from './relay-connection.js';
 export { systemClock } from './clock.js';
-export type { Clock } from './clock.js';
+export type { Clock, TimerHandle } from './clock.js';
 export { isEmbedded } from './embedding.js';
 export { isValidName } from './definition.js';
 export { compileOperation, runCall, serialize } from './call.js';

@@ -129,3 +129,31 @@ export async function readmeEntries() {
   }
   return specifiers.sort();
 }
+
+/**
+ * Every named import from ai-ops the README and the sources' JSDoc examples show
+ * (`import { a, type B } from 'ai-ops/…'`, and `'/ai-ops/ai-ops.js'`, the bundle a page without a
+ * bundler loads), as the exports entry it names and the imported names.
+ * @returns {Promise<{file: string, entry: string, names: string[]}[]>}
+ */
+export async function documentedImports() {
+  const files = ['README.md'];
+  const walk = async (dir) => {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  const found = [];
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const [, list, specifier] of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](ai-ops(?:\/[^'"\s]*)?|\/ai-ops\/ai-ops\.js)['"]/g)) {
+      const entry = specifier === '/ai-ops/ai-ops.js' ? './bundle' : specifier === pkg.name ? '.' : `./${specifier.slice(pkg.name.length + 1)}`;
+      const names = list.split(',').map((part) => part.replace(/^\s*\*?\s*type\s+/, '').trim().split(/\s+as\s+/)[0].trim()).filter(Boolean);
+      found.push({ file, entry, names });
+    }
+  }
+  return found;
+}

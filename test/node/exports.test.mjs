@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentedSpecifiers, exportedNames, localImportGraph, pkg, readmeEntries, resolvesInExports, root, sourceEntries } from './exports.lib.mjs';
+import { documentedImports, documentedSpecifiers, exportedNames, localImportGraph, pkg, readmeEntries, resolvesInExports, root, sourceEntries } from './exports.lib.mjs';
 
 const PINNED = [
   '. AiOps',
@@ -128,6 +128,7 @@ const PINNED = [
   './internals RelayOptions',
   './internals ScriptLoader',
   './internals StoredPermission',
+  './internals TimerHandle',
   './internals compileOperation',
   './internals createConfirmationQueue',
   './internals createDomScriptLoader',
@@ -373,4 +374,13 @@ test('[PKG-3] every import path the README and the JSDoc examples use is in expo
   const missing = [...found].filter(([specifier]) => !resolvesInExports(specifier)).map(([s, file]) => `${s} (${file})`);
   assert.deepEqual(missing, []);
   assert.equal(resolvesInExports('ai-ops/not-there'), false);
+});
+
+test('[PKG-3] every name the README and the JSDoc examples import from an ai-ops entry is exported by that entry', async () => {
+  const names = exportedNames(sourceEntries());
+  const imports = await documentedImports();
+  assert.ok(imports.some((i) => i.file === 'README.md' && i.entry === '.'), 'the README\'s imports are read');
+  assert.ok(imports.some((i) => i.entry === './bundle'), 'the plain page\'s imports from /ai-ops/ai-ops.js are read');
+  const wrong = imports.flatMap(({ file, entry, names: used }) => used.filter((name) => !names[entry]?.includes(name)).map((name) => `${file}: ${name} from ${entry}`));
+  assert.deepEqual(wrong, []);
 });

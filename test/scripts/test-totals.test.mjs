@@ -55,8 +55,8 @@ test('[issue-18 totals] a stage that exits non-zero counts as at least one failu
   const result = await runStages([
     // web-test-runner printing its progress line and then crashing.
     nodeStage('browser', "console.log('12 passed, 0 failed'); process.exit(1)", { count: 'wtr' }),
-    // A node:test run whose every test passed but whose process failed (a file that did not load
-    // is also reported this way by some reporters).
+    // A node:test run whose every test passed but whose process failed (an error after the
+    // summary, a reporter that crashed).
     nodeStage('node', "console.log('# pass 3\\n# fail 0\\n# cancelled 0'); process.exit(1)", { count: 'tap' }),
   ], { cwd: dir, ...quiet });
   assert.equal(result.last, '15 passed, 2 failed');
