@@ -5,7 +5,10 @@ import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { heapPlugin } from './test/elements/heap-plugin.mjs';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
+import { assertLaunchedBrowserMode } from './test/webmcp-check.mjs';
+import { aiOpsEntriesPlugin } from './test/wtr-ai-ops-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -21,6 +24,10 @@ export const chromeArgs = [
 export const webmcpArgs = ['--enable-features=WebMCP'];
 const webmcp = process.env.WEBMCP === '1';
 
+// Before any test: the browser must be in the mode this run is named for, or the run fails here
+// (a "WebMCP on" run in a browser without its own document.modelContext would be plain mode again).
+await assertLaunchedBrowserMode({ executablePath, args: [...chromeArgs, ...(webmcp ? webmcpArgs : [])], mode: webmcp ? 'webmcp' : 'plain' });
+
 export default {
   rootDir: '.',
   nodeResolve: { exportConditions: ['production', 'browser'] },
@@ -33,8 +40,8 @@ export default {
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
-  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9).
-  plugins: [a11ySnapshotPlugin(), reactEsmPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9); heap: the JS heap after GC (SAFE-8).
+  plugins: [a11ySnapshotPlugin(), heapPlugin(), reactEsmPlugin(), aiOpsEntriesPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -4,14 +4,12 @@
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { systemClock, type Clock, type TimerHandle } from '../src/clock.js';
 import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
-import { AiOpsElement } from './ai-ops-element.js';
+import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
+import { PointerGuardController } from './pointer-guard.js';
 import { StoreController } from './store-controller.js';
-import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
-import { panelTokens } from './panel-styles.js';
-import { tokens } from './styles.js';
+import { fillString } from './strings.js';
 
 /**
  * How long the action button ignores pointer input after a dialog appears (SAFE-7), as browsers'
@@ -65,10 +63,8 @@ export const POINTER_GUARD_MS = 750;
  * @example
  * <ai-ops-confirm></ai-ops-confirm>
  */
-export class AiOpsConfirm extends AiOpsElement {
-  protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
-
-  static override styles = [tokens, panelTokens, css`
+export class AiOpsConfirm extends AiOpsPanel {
+  static override styles = [...AiOpsPanel.styles, css`
     :host {
       display: contents;
     }
@@ -145,12 +141,6 @@ export class AiOpsConfirm extends AiOpsElement {
       gap: 0.4rem;
       min-height: 2.25rem;
       padding: 0.4rem 1rem;
-      border: 1px solid var(--_border);
-      border-radius: var(--_radius);
-      background: var(--_surface);
-      color: var(--_text);
-      font: inherit;
-      cursor: pointer;
     }
     button.action {
       border-color: var(--_danger);
@@ -195,9 +185,7 @@ export class AiOpsConfirm extends AiOpsElement {
   // No decorators: esbuild's decorator helper would land in a chunk the switch loads (PKG-4).
   static override properties: PropertyDeclarations = {
     pointerGuardMs: { type: Number, attribute: 'pointer-guard-ms' },
-    clock: { attribute: false },
     automated: { attribute: false },
-    guarded: { state: true, attribute: false },
   };
 
   private get dialog(): HTMLDialogElement {
@@ -219,25 +207,20 @@ export class AiOpsConfirm extends AiOpsElement {
    */
   pointerGuardMs = POINTER_GUARD_MS;
 
-  /** The clock the guard is timed with (tests inject one). */
-  clock: Clock = systemClock;
-
   /**
    * Whether a program drives the browser, which the dialog then says (AGENT-3). Default:
    * `navigator.webdriver`.
    */
   automated?: boolean;
 
-  /** True while the guard runs, for the button's `aria-disabled`. */
-  private guarded = false;
-
   private readonly queue = new StoreController<ConfirmationState>(this);
+  private readonly guard = new PointerGuardController(this, {
+    clock: () => this.clock,
+    ms: () => this.pointerGuardMs,
+    waiting: () => this.request?.status === 'waiting',
+  });
   /** The request the guard was last started for. */
   private guardedId: number | null = null;
-  private guardStart = -Infinity;
-  private guardTimer: TimerHandle | null = null;
-  /** When the current pointer press on the action button began; null when it began elsewhere. */
-  private actionPressedAt: number | null = null;
   /** The request the dialog shows, and in which status it was last rendered. */
   private shown: ConfirmationRequest | null = null;
   /** A pointer press that started on the backdrop; a click counts only when it also ends there. */
@@ -255,42 +238,14 @@ export class AiOpsConfirm extends AiOpsElement {
     // A new dialog is about to appear (updated() shows it in this same task): its guard starts now.
     if (id !== this.guardedId) {
       this.guardedId = id;
-      if (id === null) this.stopGuard();
-      else this.startGuard();
+      if (id === null) this.guard.stop();
+      else this.guard.start();
     }
   }
 
   private get isAutomated(): boolean {
     return this.automated ?? globalThis.navigator?.webdriver === true;
   }
-
-  private startGuard(): void {
-    this.stopGuard();
-    this.guardStart = this.clock.now();
-    if (!(this.pointerGuardMs > 0)) return;
-    this.guarded = true;
-    this.guardTimer = this.clock.setTimeout(() => {
-      this.guardTimer = null;
-      this.guarded = false;
-    }, this.pointerGuardMs);
-  }
-
-  private stopGuard(): void {
-    if (this.guardTimer !== null) this.clock.clearTimeout(this.guardTimer);
-    this.guardTimer = null;
-    this.guarded = false;
-  }
-
-  /** True when `time` falls within the guard of the dialog shown. */
-  private inGuard(time: number): boolean {
-    return time < this.guardStart + Math.max(0, this.pointerGuardMs);
-  }
-
-  /** The page became visible again: a user coming back may click where the dialog now is. */
-  private readonly onVisibilityChange = () => {
-    if (document.visibilityState !== 'visible' || this.request?.status !== 'waiting') return;
-    this.startGuard();
-  };
 
   protected override render() {
     const request = this.request;
@@ -331,7 +286,7 @@ export class AiOpsConfirm extends AiOpsElement {
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
             @click=${this.onCancelClick}>${text.confirmCancel}</button>
           <button type="button" class="action" part="button action-button" ?disabled=${running}
-            aria-disabled=${this.guarded && !running ? 'true' : nothing}
+            aria-disabled=${this.guard.active && !running ? 'true' : nothing}
             aria-busy=${running ? 'true' : nothing} @click=${this.onAction}>${running
               ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${text.confirmRunning}`
               : content.actionLabel}</button>
@@ -342,14 +297,8 @@ export class AiOpsConfirm extends AiOpsElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    document.addEventListener('visibilitychange', this.onVisibilityChange);
     // Moved in the document: render again so a shown request gets its modal dialog back.
     if (this.hasUpdated) this.requestUpdate();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.onVisibilityChange);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -393,12 +342,8 @@ export class AiOpsConfirm extends AiOpsElement {
     const request = this.request;
     // A page script can call click() on this button; only input the browser delivered approves.
     if (!request || request.status !== 'waiting' || !event.isTrusted) return;
-    // Enter or Space gives a click with no pointer (detail 0, no pointerType). Focus starts on やめる,
-    // so reaching this button by keyboard took a deliberate Tab: no guard for it (SAFE-7).
-    const fromKeyboard = event.detail === 0 && !(event as PointerEvent).pointerType;
-    const pressedAt = this.actionPressedAt;
-    this.actionPressedAt = null;
-    if (!fromKeyboard && (pressedAt === null || this.inGuard(pressedAt) || this.inGuard(this.clock.now()))) return;
+    // SAFE-7: focus starts on やめる, so reaching this button by keyboard took a deliberate Tab.
+    if (!this.guard.allows(event)) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
     this.runtime.confirmations.approve(request.id, { skipFuture });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
@@ -430,8 +375,7 @@ export class AiOpsConfirm extends AiOpsElement {
 
   private onPointerDown(event: PointerEvent): void {
     this.pressedOnBackdrop = this.isOnBackdrop(event);
-    const onAction = event.composedPath().some((node) => node instanceof Element && node.classList.contains('action'));
-    this.actionPressedAt = onAction ? this.clock.now() : null;
+    this.guard.pressed(event.composedPath().some((node) => node instanceof Element && node.classList.contains('action')));
   }
 
   private onDialogClick(event: MouseEvent): void {

@@ -2,46 +2,12 @@
  * The base of the three elements: where the runtime comes from, and which strings they show.
  * @module
  */
-import { LitElement, type PropertyDeclarations, type PropertyValues, type ReactiveController } from 'lit';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { getAiOps, type AiOps } from '../src/runtime.js';
 import { aiOpsContext } from './context.js';
 import { StoreController } from './store-controller.js';
 import type { AiOpsStrings } from './strings.js';
 import { aiOpsStringsStore, switchStrings } from './strings-store.js';
-
-/**
- * Asks for the {@link aiOpsContext} with the community context protocol's `context-request` event,
- * as `@lit/context`'s ContextConsumer does with `subscribe: true`, in fewer bytes: the switch loads
- * it while every switch is off (PKG-4). A provider (or a ContextRoot, for a provider added later)
- * calls back with the runtime and again when it changes.
- */
-class RuntimeContextConsumer implements ReactiveController {
-  /** The provided runtime; undefined while no provider answered. */
-  value: AiOps | undefined;
-  private unsubscribe: (() => void) | undefined;
-
-  constructor(private readonly host: LitElement) {
-    host.addController(this);
-  }
-
-  hostConnected(): void {
-    const callback = (value: AiOps, unsubscribe?: () => void) => {
-      // A new provider (the element moved, or a closer one appeared) replaces the previous one.
-      if (this.unsubscribe && this.unsubscribe !== unsubscribe) this.unsubscribe();
-      this.unsubscribe = unsubscribe;
-      this.value = value;
-      this.host.requestUpdate();
-    };
-    this.host.dispatchEvent(Object.assign(new Event('context-request', { bubbles: true, composed: true }), {
-      context: aiOpsContext, contextTarget: this.host, callback, subscribe: true,
-    }));
-  }
-
-  hostDisconnected(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-  }
-}
 
 /**
  * An ai-ops element. It reads the runtime from an {@link aiOpsContext} provider when one is above
@@ -71,7 +37,9 @@ export class AiOpsElement extends LitElement {
    */
   protected static defaultStrings: Readonly<Partial<AiOpsStrings>> = switchStrings;
 
-  private readonly runtimeContext = new RuntimeContextConsumer(this);
+  /** The runtime a context provider gave, and how to stop hearing from it; unset while none answered. */
+  private provided?: AiOps;
+  private stopProvided?: () => void;
   private readonly pageStrings = new StoreController(this, aiOpsStringsStore);
 
   /** The runtime in use; set before each render. */
@@ -79,9 +47,35 @@ export class AiOpsElement extends LitElement {
   /** The strings in use; set before each render. */
   protected text!: AiOpsStrings;
 
+  /**
+   * Asks for the {@link aiOpsContext} with the community context protocol's `context-request`
+   * event, as `@lit/context`'s ContextConsumer does with `subscribe: true`, in fewer bytes: the
+   * switch loads this while every switch is off (PKG-4). A provider (or a ContextRoot, for a
+   * provider added later) calls back with the runtime and again when it changes.
+   */
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const callback = (value: AiOps, unsubscribe?: () => void) => {
+      // A new provider (the element moved, or a closer one appeared) replaces the previous one.
+      if (this.stopProvided && this.stopProvided !== unsubscribe) this.stopProvided();
+      this.stopProvided = unsubscribe;
+      this.provided = value;
+      this.requestUpdate();
+    };
+    this.dispatchEvent(Object.assign(new Event('context-request', { bubbles: true, composed: true }), {
+      context: aiOpsContext, contextTarget: this, callback, subscribe: true,
+    }));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopProvided?.();
+    this.stopProvided = undefined;
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    this.runtime = this.runtimeContext.value ?? this.aiOps ?? getAiOps();
+    this.runtime = this.provided ?? this.aiOps ?? getAiOps();
     const { defaultStrings } = this.constructor as typeof AiOpsElement;
     // As resolveAiOpsStrings: defaults, then the page-wide strings, then the element's own.
     this.text = { ...defaultStrings, ...aiOpsStringsStore.getState(), ...this.strings } as AiOpsStrings;

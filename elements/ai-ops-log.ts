@@ -5,19 +5,15 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { LogEntry, LogStatus } from '../src/operation-log.js';
-import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
+import type { LogEntry, LogStatus, OperationLog } from '../src/operation-log.js';
+import { relayConnectionText } from '../src/connection-text.js';
 import { describeError } from '../src/result.js';
-import { AiOpsElement } from './ai-ops-element.js';
+import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsLogVisibilityChangeEvent } from './events.js';
 import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
 import { StoreController } from './store-controller.js';
-import { defaultAiOpsStrings, fillString, type AiOpsStrings } from './strings.js';
-import { panelTokens } from './panel-styles.js';
-import { tokens } from './styles.js';
+import { fillString, type AiOpsStrings } from './strings.js';
 
-/** The relay's default port; any other is spelled out in the instructions (LOG-2). */
-const DEFAULT_RELAY_PORT = 9333;
 /** How long after a change the log renders (see `scheduleUpdate`). */
 const RENDER_DELAY_MS = 16;
 
@@ -37,6 +33,12 @@ const rowTime = (entry: LogEntry): string => {
   }
   return time;
 };
+
+/** What the runtime's log holds. */
+type OperationLogState = ReturnType<OperationLog['getState']>;
+
+/** True when both lists hold the same items in the same order. */
+const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 
 const badgeText = (status: LogStatus, text: AiOpsStrings) =>
   status === 'success' ? text.statusSuccess : status === 'declined' ? text.statusDeclined : text.statusFailure;
@@ -93,10 +95,8 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  * <ai-ops-log></ai-ops-log>
  * <ai-ops-log tool="node" mode="tab"></ai-ops-log>
  */
-export class AiOpsLog extends AiOpsElement {
-  protected static override defaultStrings: Readonly<Partial<AiOpsStrings>> = defaultAiOpsStrings;
-
-  static override styles = [tokens, panelTokens, css`
+export class AiOpsLog extends AiOpsPanel {
+  static override styles = [...AiOpsPanel.styles, css`
     :host {
       display: block;
       background: var(--_surface);
@@ -157,12 +157,6 @@ export class AiOpsLog extends AiOpsElement {
     }
     button {
       padding: 0.25rem 0.75rem;
-      border: 1px solid var(--_border);
-      border-radius: var(--_radius);
-      background: var(--_surface);
-      color: var(--_text);
-      font: inherit;
-      cursor: pointer;
     }
     .rows {
       max-height: var(--ai-ops-log-height, 40vh);
@@ -247,9 +241,17 @@ export class AiOpsLog extends AiOpsElement {
     return this.renderRoot.querySelector('.rows');
   }
 
-  private readonly sessionsList = new StoreController<readonly ToolSession[]>(this);
-  private readonly sessionStates = new Map<ToolSession, StoreController<ToolSessionState>>();
-  private readonly logStore = new StoreController<{ readonly entries: readonly LogEntry[] }>(this);
+  /**
+   * What the log shows, from one controller: whether any switch it follows is on (the session list,
+   * then each session shown) and its rows. Renders again only when one of the two changed.
+   */
+  private readonly view = new StoreController(this, undefined, (log: OperationLogState, get) => {
+    const sessions = get(this.runtime.sessions).filter((s) => !this.tool || s.tool === this.tool);
+    return {
+      visible: !this.runtime.embedded && sessions.some((s) => get(s).status !== 'off'),
+      entries: this.tool ? log.entries.filter((e) => e.tool === this.tool) : log.entries,
+    };
+  }, (a, b) => a?.visible === b?.visible && sameItems(a.entries, b.entries));
   private readonly openRows = new Set<number>();
   private isVisible = false;
   private announcedVisible = false;
@@ -258,6 +260,8 @@ export class AiOpsLog extends AiOpsElement {
   private announcedId = 0;
   private announcement: { readonly id: number; readonly text: string } | null = null;
   private stuckToBottom = true;
+  /** The rows of this update. */
+  private rows: readonly LogEntry[] = [];
 
   /** True while the log shows: its tool's switch (or, without `tool`, any switch) is on. */
   get visible(): boolean {
@@ -266,23 +270,11 @@ export class AiOpsLog extends AiOpsElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const { runtime } = this;
-    this.sessionsList.setStore(runtime.sessions);
-    this.logStore.setStore(runtime.log);
-    const sessions = (this.sessionsList.value ?? []).filter((s) => !this.tool || s.tool === this.tool);
-    // Follow every session shown, so a switch turning on or off shows or hides the log.
-    for (const [session, controller] of this.sessionStates) {
-      if (!sessions.includes(session)) {
-        controller.setStore(undefined);
-        this.removeController(controller);
-        this.sessionStates.delete(session);
-      }
-    }
-    for (const session of sessions) {
-      if (!this.sessionStates.has(session)) this.sessionStates.set(session, new StoreController(this, session));
-    }
-    this.isVisible = !runtime.embedded && sessions.some((s) => s.getState().status !== 'off');
-    this.hidden = !this.isVisible;
+    this.view.setStore(this.runtime.log);
+    const { visible = false, entries = [] } = this.view.value ?? {};
+    this.rows = entries;
+    this.isVisible = visible;
+    this.hidden = !visible;
     this.updateAnnouncement();
   }
 
@@ -291,7 +283,7 @@ export class AiOpsLog extends AiOpsElement {
    * the `role="log"` rows announce themselves, so the region stays quiet (no double reading).
    */
   private updateAnnouncement(): void {
-    const last = this.entries().at(-1);
+    const last = this.rows.at(-1);
     if (!last || last.id <= this.announcedId) return;
     this.announcedId = last.id;
     const collapsed = this.mode === 'panel' && !this.open && this.isVisible;
@@ -303,10 +295,10 @@ export class AiOpsLog extends AiOpsElement {
   /**
    * Renders a little after the change, never inside the call that caused it: a log row is added
    * while the call's result is on its way to the agent, and rendering up to 200 rows then would
-   * delay every answer. A burst of calls renders once.
+   * delay every answer. A burst of calls renders once. The delay runs on the element's `clock`.
    */
   protected override async scheduleUpdate(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, RENDER_DELAY_MS));
+    await new Promise<void>((resolve) => this.clock.setTimeout(resolve, RENDER_DELAY_MS));
     super.scheduleUpdate();
   }
 
@@ -316,14 +308,9 @@ export class AiOpsLog extends AiOpsElement {
     this.stuckToBottom = rows.scrollHeight - rows.scrollTop - rows.clientHeight < 4;
   }
 
-  private entries(): readonly LogEntry[] {
-    const entries = this.logStore.value?.entries ?? [];
-    return this.tool ? entries.filter((e) => e.tool === this.tool) : entries;
-  }
-
   protected override render() {
     if (!this.isVisible) return nothing;
-    const entries = this.entries();
+    const entries = this.rows;
     if (this.mode === 'tab') return this.renderContent(entries);
     const last = entries.at(-1);
     const said = this.announcement;
@@ -355,16 +342,12 @@ export class AiOpsLog extends AiOpsElement {
 
   private renderConnect() {
     const { text } = this;
-    const origin = globalThis.location.origin;
-    const port = this.runtime.relayPort;
-    // --no-install: npx runs the installed package and never fetches one of that name (PKG-2).
-    const args = ['--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
-    const config = JSON.stringify({ mcpServers: { 'ai-ops': { command: 'npx', args } } }, null, 2);
+    const { command, config } = relayConnectionText(globalThis.location.origin, this.runtime.relayPort);
     return html`
       <details class="connect" part="connect">
         <summary>${text.logConnectTitle}</summary>
         <p>${text.logConnectCommand}</p>
-        <pre part="command" tabindex="0"><code>npx ${args.join(' ')}</code></pre>
+        <pre part="command" tabindex="0"><code>${command}</code></pre>
         <p>${text.logConnectConfig}</p>
         <pre part="config" tabindex="0"><code>${config}</code></pre>
         <p>${text.logConnectReconnectHint}</p>
@@ -420,7 +403,7 @@ export class AiOpsLog extends AiOpsElement {
       this.dispatchEvent(changed);
     }
     // New rows land at the bottom (LOG-5); follow them unless the user scrolled up to read.
-    const count = this.entries().length;
+    const count = this.rows.length;
     const rows = this.rowsElement;
     if (rows && count > this.lastRowCount && this.stuckToBottom) rows.scrollTop = rows.scrollHeight;
     this.lastRowCount = count;

@@ -1,19 +1,24 @@
 /**
- * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5).
+ * `<ai-ops-switch>`: the switch 「AI からの操作」 of one tool (SW-1, SW-4, SW-5, SAFE-3).
  * @module
  */
-import { css, html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { AiOps } from '../src/runtime.js';
-import type { ToolSession, ToolSessionState } from '../src/tool-session.js';
+import type { ToolSession } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
+import { switchShownOn } from './on-demand.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
 import { StoreController } from './store-controller.js';
 import { tokens } from './styles.js';
 
 /**
  * @summary The permission switch of one tool, labelled 「AI からの操作」, off by default. Under it, a
- * danger notice (`role="alert"`) when the operations could not start. Renders nothing in an
+ * danger notice (`role="alert"`, so screen readers say it at once) when the operations could not
+ * start (SW-4), or when, switched off, the stored permission could not be removed because storage
+ * refuses every write, so that a reload would start them again (SAFE-3). Renders nothing in an
  * embedded page, or while the runtime has no session for `tool`; it then sets its own `hidden`.
+ * Showing its tool on or starting, it has the dialog and the log defined if the page left them for
+ * then (`elements/define.js`, PKG-4).
  * @tagname ai-ops-switch
  *
  * @event {AiOpsSwitchChangeEvent} ai-ops-switch-change - The user turned the switch on or off;
@@ -22,9 +27,9 @@ import { tokens } from './styles.js';
  * @csspart base - The row holding the switch and its label.
  * @csspart switch - The `<input type="checkbox" role="switch">`.
  * @csspart label - The visible label.
- * @csspart alert - The notice shown when starting failed.
+ * @csspart alert - The notice shown when starting failed or the stored permission remains.
  * @csspart alert-title - The notice's title.
- * @csspart alert-body - The notice's body: the reason.
+ * @csspart alert-body - The notice's body: the reason, or what a reload does.
  *
  * @cssproperty --ai-ops-accent - Track colour while on; focus ring.
  * @cssproperty --ai-ops-switch-off - Track colour while off.
@@ -38,8 +43,10 @@ import { tokens } from './styles.js';
  * <ai-ops-switch tool="sql"></ai-ops-switch>
  */
 export class AiOpsSwitch extends AiOpsElement {
-  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override shadowRootOptions: ShadowRootInit = { mode: 'open', delegatesFocus: true };
 
+  // The knob moves without a transition: its rules and the reduced-motion query cost ~50 B gzip of
+  // what every page loads while off (PKG-4), spent on SAFE-3's notice instead.
   static override styles = [tokens, css`
     :host {
       display: inline-flex;
@@ -62,7 +69,6 @@ export class AiOpsSwitch extends AiOpsElement {
       border-radius: 999px;
       background: var(--ai-ops-switch-off, #6b7078);
       cursor: pointer;
-      transition: background-color 0.15s;
     }
     input::before {
       content: '';
@@ -73,7 +79,6 @@ export class AiOpsSwitch extends AiOpsElement {
       height: 1rem;
       border-radius: 50%;
       background: var(--_on-accent);
-      transition: transform 0.15s;
     }
     input:checked {
       background: var(--_accent);
@@ -81,7 +86,7 @@ export class AiOpsSwitch extends AiOpsElement {
     input:checked::before {
       transform: translateX(1rem);
     }
-    input[aria-busy='true'] {
+    [aria-busy] {
       opacity: 0.7;
     }
     label {
@@ -89,6 +94,8 @@ export class AiOpsSwitch extends AiOpsElement {
       user-select: none;
     }
     .alert {
+      display: grid;
+      gap: 0.125rem;
       max-width: var(--ai-ops-alert-width, 24rem);
       padding: 0.5rem 0.75rem;
       border: 1px solid var(--_danger);
@@ -96,46 +103,36 @@ export class AiOpsSwitch extends AiOpsElement {
       border-radius: var(--_radius);
       background: var(--_danger-subtle);
       text-align: start;
-    }
-    .alert-title {
-      display: block;
-      color: var(--_danger-text);
-      font-weight: 600;
-    }
-    .alert-body {
-      display: block;
-      margin-top: 0.125rem;
       overflow-wrap: anywhere;
     }
-    @media (prefers-reduced-motion: reduce) {
-      input, input::before {
-        transition: none;
-      }
+    strong {
+      color: var(--_danger-text);
     }
   `];
 
   /** The tool whose switch this is, e.g. `sql`: the name given to `provideOperations`. */
   tool = '';
 
-  /**
-   * Called whenever a switch renders its tool on or starting; `elements/define.js` loads the log
-   * and the dialog on the first call (PKG-4).
-   * @internal
-   */
-  static onActive: (() => void) | null = null;
-
   // No decorators here: their modules would load with the switch while every switch is off (PKG-4).
   static override properties: PropertyDeclarations = { tool: { reflect: true } };
 
-  private readonly sessions = new StoreController<readonly ToolSession[]>(this);
-  private readonly session = new StoreController<ToolSessionState>(this);
-  private current: ToolSession | undefined;
+  // The session may be provided after this element connected: follow the list, then the session.
+  private readonly view = new StoreController(this, undefined, (sessions: readonly ToolSession[], get) => {
+    const session = sessions.find((s) => s.tool === this.tool);
+    return session && { session, state: get(session), storedOnRemains: get(session.permission).storedOnRemains };
+  });
   /**
    * APP-1: the runtime and tool this switch is attached to while connected (`AiOps.attach`, from
    * willUpdate, the first once both are known: a React wrapper sets `tool` after connecting), and
    * the release.
    */
   private attached: [AiOps, string, () => void] | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Moved or put back without a property change: attach again on the next update.
+    this.requestUpdate();
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -145,49 +142,38 @@ export class AiOpsSwitch extends AiOpsElement {
 
   /** True while the switch is on or starting. */
   get on(): boolean {
-    const status = this.session.value?.status;
-    return status === 'on' || status === 'starting';
+    const status = this.view.value?.state.status;
+    return !!status && status !== 'off';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // The session may be provided after this element connected: follow the list.
-    this.sessions.setStore(this.runtime.sessions);
+    this.view.setStore(this.runtime.sessions);
     const [runtime, tool, detach] = this.attached ?? [];
     if (this.isConnected && this.tool && (runtime !== this.runtime || tool !== this.tool)) {
       detach?.();
       this.attached = [this.runtime, this.tool, this.runtime.attach(this.tool)];
     }
-    this.current = this.runtime.getSession(this.tool);
-    this.session.setStore(this.current);
-    const state = this.session.value;
-    this.hidden = !state || this.runtime.embedded || state.embedded;
-    if (this.on && !this.hidden) AiOpsSwitch.onActive?.();
+    const state = this.view.value?.state;
+    this.hidden = !state || this.runtime.embedded;
+    // Whoever turned it on (the user, a stored permission, another tab): a page that defines the
+    // dialog and the log on demand defines them now (PKG-4).
+    if (this.on && !this.hidden) switchShownOn();
   }
 
   protected override render() {
-    const state = this.session.value;
+    const { state, storedOnRemains } = this.view.value ?? {};
     if (this.hidden || !state) return nothing;
     const { text } = this;
-    return html`
-      <div class="base" part="base">
-        <input
-          id="switch"
-          part="switch"
-          type="checkbox"
-          role="switch"
-          .checked=${this.on}
-          aria-busy=${state.status === 'starting' ? 'true' : nothing}
-          @change=${this.onChange}
-        />
-        <label part="label" for="switch">${text.switchLabel}</label>
-      </div>
-      ${state.error === null ? nothing : html`
-        <div class="alert" part="alert" role="alert">
-          <strong class="alert-title" part="alert-title">${text.startFailedTitle}</strong>
-          <span class="alert-body" part="alert-body">${state.error}</span>
-        </div>`}
-    `;
+    // SW-4: why starting failed; SAFE-3: turning off could not remove the stored permission.
+    const notice = state.error !== null ? [text.startFailedTitle, state.error]
+      : storedOnRemains && state.status === 'off' ? [text.storedOnTitle, text.storedOn] : null;
+    // Written without indentation: the switch's code loads with every page (PKG-4).
+    return html`<div class="base" part="base"><input id="switch" part="switch" type="checkbox" role="switch"
+.checked=${this.on} aria-busy=${state.status === 'starting' ? 'true' : nothing} @change=${this.onChange}
+/><label part="label" for="switch">${text.switchLabel}</label></div>${notice ? html`<div class="alert" part="alert"
+role="alert"><strong part="alert-title">${notice[0]}</strong>
+<span part="alert-body">${notice[1]}</span></div>` : nothing}`;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -200,12 +186,11 @@ export class AiOpsSwitch extends AiOpsElement {
 
   private onChange(event: Event): void {
     const input = event.target as HTMLInputElement;
-    const session = this.current;
+    const session = this.view.value?.session;
     if (!session) return;
     if (input.checked) session.turnOn();
     else session.turnOff();
-    const changed = new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked });
-    this.dispatchEvent(changed);
+    this.dispatchEvent(new AiOpsSwitchChangeEvent({ tool: session.tool, on: input.checked }));
     // A click the session does not follow renders nothing new; the update puts the checkbox back.
     this.requestUpdate();
   }

@@ -1,17 +1,12 @@
 /**
  * The one place the ai-ops elements are defined. Importing this module defines `<ai-ops-switch>` at
- * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch on the page first shows its tool on: neither
- * renders anything while every switch is off (LOG-1), so a page whose switches are all off loads
- * neither (PKG-4). Defining twice (two bundles, hot reload) is a no-op instead of an error.
+ * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch on the page first shows its tool on
+ * (elements/on-demand.ts): a page whose switches are all off loads neither (PKG-4). Defining twice
+ * (two bundles, hot reload) is a no-op instead of an error.
  * @module
  */
 import { AiOpsSwitch } from './ai-ops-switch.js';
-
-/** The tags defined on demand, each with the import that brings its class. */
-const onDemand = {
-  'ai-ops-confirm': () => import('./ai-ops-confirm.js').then((m) => m.AiOpsConfirm),
-  'ai-ops-log': () => import('./ai-ops-log.js').then((m) => m.AiOpsLog),
-} as const;
+import { onDemand, onceSwitchShownOn } from './on-demand.js';
 
 /** Tag names of every ai-ops element, the switch first. */
 export const aiOpsTagNames = ['ai-ops-switch', ...(Object.keys(onDemand) as (keyof typeof onDemand)[])] as const;
@@ -38,14 +33,6 @@ export function loadAiOpsElements(registry: CustomElementRegistry = customElemen
   return done;
 }
 
-const pending = new Set<CustomElementRegistry>();
-
-// A switch says when it first shows its tool on or starting: the log and the dialog load then.
-AiOpsSwitch.onActive = () => {
-  for (const registry of pending) void loadAiOpsElements(registry);
-  pending.clear();
-};
-
 /**
  * Defines `<ai-ops-switch>` in `registry` now and `<ai-ops-confirm>`/`<ai-ops-log>` when a switch's
  * tool first turns on (or at once with `{ now: true }`), skipping tags already defined there.
@@ -56,7 +43,7 @@ AiOpsSwitch.onActive = () => {
 export function defineAiOpsElements(registry: CustomElementRegistry = customElements, options: { now?: boolean } = {}): void {
   if (!registry.get('ai-ops-switch')) registry.define('ai-ops-switch', AiOpsSwitch);
   if (options.now) void loadAiOpsElements(registry);
-  else if (!Object.keys(onDemand).every((tag) => registry.get(tag))) pending.add(registry);
+  else onceSwitchShownOn(() => void loadAiOpsElements(registry));
 }
 
 defineAiOpsElements();

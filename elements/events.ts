@@ -9,6 +9,26 @@
 export { AiOpsSwitchChangeEvent, type AiOpsSwitchChangeDetail } from './switch-event.js';
 import type { AiOpsSwitchChangeEvent } from './switch-event.js';
 
+/** The class of an ai-ops event: made with its detail; its name is the static `eventName`. */
+export interface AiOpsEventClass<D> {
+  new (detail: D): CustomEvent<D>;
+  readonly eventName: string;
+}
+
+/**
+ * The class of an ai-ops event named `name` carrying `D`: `bubbles` and `composed`, with the name
+ * as its static `eventName`.
+ * @example export class AiOpsThingEvent extends aiOpsEvent<{ id: number }>('ai-ops-thing') {}
+ */
+function aiOpsEvent<D>(name: string): AiOpsEventClass<D> {
+  return class extends CustomEvent<D> {
+    static readonly eventName = name;
+    constructor(detail: D) {
+      super(name, { detail, bubbles: true, composed: true });
+    }
+  };
+}
+
 /** Detail of {@link AiOpsConfirmApproveEvent}. */
 export interface AiOpsConfirmApproveDetail {
   /** The confirmation request's id in the page's queue. */
@@ -25,12 +45,7 @@ export interface AiOpsConfirmApproveDetail {
  * @example
  * confirm.addEventListener('ai-ops-confirm-approve', (event) => console.log(event.detail.name));
  */
-export class AiOpsConfirmApproveEvent extends CustomEvent<AiOpsConfirmApproveDetail> {
-  static readonly eventName = 'ai-ops-confirm-approve';
-  constructor(detail: AiOpsConfirmApproveDetail) {
-    super(AiOpsConfirmApproveEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class AiOpsConfirmApproveEvent extends aiOpsEvent<AiOpsConfirmApproveDetail>('ai-ops-confirm-approve') {}
 
 /** How the user declined (CONF-6). */
 export type AiOpsDeclineReason = 'cancel' | 'escape' | 'backdrop';
@@ -50,12 +65,7 @@ export interface AiOpsConfirmDeclineDetail {
  * @example
  * confirm.addEventListener('ai-ops-confirm-decline', (event) => console.log(event.detail.reason));
  */
-export class AiOpsConfirmDeclineEvent extends CustomEvent<AiOpsConfirmDeclineDetail> {
-  static readonly eventName = 'ai-ops-confirm-decline';
-  constructor(detail: AiOpsConfirmDeclineDetail) {
-    super(AiOpsConfirmDeclineEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class AiOpsConfirmDeclineEvent extends aiOpsEvent<AiOpsConfirmDeclineDetail>('ai-ops-confirm-decline') {}
 
 /** Detail of {@link AiOpsLogVisibilityChangeEvent}. */
 export interface AiOpsLogVisibilityChangeDetail {
@@ -69,12 +79,7 @@ export interface AiOpsLogVisibilityChangeDetail {
  * @example
  * log.addEventListener('ai-ops-log-visibility-change', (event) => (tab.hidden = !event.detail.visible));
  */
-export class AiOpsLogVisibilityChangeEvent extends CustomEvent<AiOpsLogVisibilityChangeDetail> {
-  static readonly eventName = 'ai-ops-log-visibility-change';
-  constructor(detail: AiOpsLogVisibilityChangeDetail) {
-    super(AiOpsLogVisibilityChangeEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class AiOpsLogVisibilityChangeEvent extends aiOpsEvent<AiOpsLogVisibilityChangeDetail>('ai-ops-log-visibility-change') {}
 
 declare global {
   interface GlobalEventHandlersEventMap {

@@ -1,34 +1,32 @@
 /**
- * ai-ops elements (SHAPE-2): `<ai-ops-switch>`, `<ai-ops-confirm>`, `<ai-ops-log>` as thin Lit
- * shells over the runtime's stores. Importing this module brings all three classes and defines the
- * three tags at once; `ai-ops/elements/define.js` alone defines the dialog and the log only when a
- * switch turns on (PKG-4).
+ * `ai-ops/elements`: the classes of `<ai-ops-switch>`, `<ai-ops-confirm>` and `<ai-ops-log>`
+ * (SHAPE-2), their events, the context they read the runtime from and their strings, for pages
+ * and element sets that extend or place them themselves. Importing this module defines nothing:
+ * `ai-ops/elements/define.js` is the one place the tags are defined (the switch at once, the
+ * dialog and the log when a switch first turns on, PKG-4); `ai-ops/react` defines them for React.
+ * @example
+ * import { AiOpsSwitch, type AiOpsSwitchChangeEvent } from 'ai-ops/elements';
+ * class MySwitch extends AiOpsSwitch {}
+ * customElements.define('my-ai-ops-switch', MySwitch);
  * @module
  */
 import { AiOpsConfirm } from './ai-ops-confirm.js';
 import { AiOpsLog } from './ai-ops-log.js';
 import { AiOpsSwitch } from './ai-ops-switch.js';
-import { defineAiOpsElements } from './define.js';
 
 export { AiOpsElement } from './ai-ops-element.js';
 export { AiOpsSwitch, AiOpsConfirm, AiOpsLog };
 export type { AiOpsLogMode } from './ai-ops-log.js';
-export { defineAiOpsElements, loadAiOpsElements, aiOpsTagNames } from './define.js';
 
 /**
- * Tag names and their classes.
- * @example Object.keys(aiOpsElements) // ['ai-ops-switch', 'ai-ops-confirm', 'ai-ops-log']
+ * Tag names and their classes, to define them under a registry of the page's own.
+ * @example for (const [tag, c] of Object.entries(aiOpsElements)) registry.define(tag, c);
  */
 export const aiOpsElements = {
   'ai-ops-switch': AiOpsSwitch,
   'ai-ops-confirm': AiOpsConfirm,
   'ai-ops-log': AiOpsLog,
 } as const;
-
-for (const [tag, elementClass] of Object.entries(aiOpsElements)) {
-  if (!customElements.get(tag)) customElements.define(tag, elementClass);
-}
-defineAiOpsElements();
 
 export { aiOpsContext } from './context.js';
 export { StoreController } from './store-controller.js';
@@ -41,8 +39,3 @@ export type {
 } from './events.js';
 export { defaultAiOpsStrings, setAiOpsStrings, resolveAiOpsStrings, aiOpsStringsStore, fillString } from './strings.js';
 export type { AiOpsStrings } from './strings.js';
-export { aiOpsStringsEn } from './strings-en.js';
-export {
-  SUMMARY_CHARS, DETAIL_CHARS, cutText, formatValue, formatInline, summarizeArgs, summarizeResult, formatTime,
-} from './format.js';
-export type { CutText } from './format.js';

@@ -6,7 +6,8 @@
 import { css } from 'lit';
 
 /**
- * The rest of the `--ai-ops-*` defaults, used by the log and the dialog (after `tokens` (elements/styles.ts)).
+ * The rest of the `--ai-ops-*` defaults, used by the log and the dialog (after `tokens` (elements/styles.ts)),
+ * and their buttons' look; each panel adds its own sizes.
  * @example static override styles = [tokens, panelTokens, css`…`];
  */
 export const panelTokens = css`
@@ -23,5 +24,13 @@ export const panelTokens = css`
   }
   pre, code {
     font-family: var(--ai-ops-mono-font, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
+  }
+  button {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    color: var(--_text);
+    font: inherit;
+    cursor: pointer;
   }
 `;

@@ -11,6 +11,8 @@ import type { AiOpsStrings } from './strings.js';
 export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   switchLabel: 'Operations from AI',
   startFailedTitle: 'Operations from AI could not start',
+  storedOnTitle: 'The permission could not be removed',
+  storedOn: 'Reloading this page starts operations from AI again.',
   confirmCalledBy: 'An AI agent called the operation {name}.',
   confirmIrreversible: 'This cannot be undone.',
   confirmUndoable: 'Undo restores what this operation changes.',

@@ -7,10 +7,12 @@
 import { createStore, type ReadableStore } from '../src/store.js';
 import type { AiOpsStrings } from './strings.js';
 
-/** The switch's words in Japanese, as the design doc words them (SW-1, SW-4). */
+/** The switch's words in Japanese, as the design doc words them (SW-1, SW-4), and SAFE-3's notice. */
 export const switchStrings = Object.freeze({
   switchLabel: 'AI からの操作',
   startFailedTitle: 'AI からの操作を始められません',
+  storedOnTitle: '許可を消せませんでした',
+  storedOn: 'ページを開き直すと、AI からの操作がまた始まります。',
 }) satisfies Partial<AiOpsStrings>;
 
 const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});

@@ -21,6 +21,13 @@ export interface AiOpsStrings {
   switchLabel: string;
   /** Title of the notice under the switch when starting failed (SW-4); the body is the reason. */
   startFailedTitle: string;
+  /**
+   * Title of the notice under the switch when turning off could not remove the stored permission
+   * (storage refuses every write): a reload would turn the switch back on (SAFE-3).
+   */
+  storedOnTitle: string;
+  /** Body of that notice: what a reload then does (SAFE-3). */
+  storedOn: string;
   /** First sentence of the dialog body; `{name}` is the operation name (CONF-2). */
   confirmCalledBy: string;
   /** The dialog says the operation cannot be undone (CONF-2). */

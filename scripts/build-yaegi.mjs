@@ -1,4 +1,4 @@
-// Builds the Go page's engine: the Go program in demo/go/engine/yaegi/ (a Yaegi interpreter)
+// Builds the Go page's engine: the Go program in playground/go/engine/yaegi/ (a Yaegi interpreter)
 // compiled with GOOS=js GOARCH=wasm to build/yaegi/yaegi.wasm, plus the matching wasm_exec.js
 // from the Go installation. Both are build outputs (build/ is gitignored), never committed.
 //
@@ -28,7 +28,7 @@ const defaultRoot = dirname(dirname(here));
  * @returns {Promise<{ wasm: string, wasmExec: string, built: boolean, ms: number }>}
  */
 export async function buildYaegi({ root = defaultRoot, force = false, log = (m) => console.log(m) } = {}) {
-  const srcDir = join(root, 'demo/go/engine/yaegi');
+  const srcDir = join(root, 'playground/go/engine/yaegi');
   const outDir = join(root, 'build/yaegi');
   const wasm = join(outDir, 'yaegi.wasm');
   const wasmExec = join(outDir, 'wasm_exec.js');

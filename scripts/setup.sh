@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh Debian machine: Chromium, Go and Yaegi's
 # source from Debian (no browser or toolchain download), bubblewrap (the Node runner's sandbox:
-# without it the runner runs no command), then the npm packages.
+# without it the runner runs no command), Noto CJK (without a Japanese font the playground's
+# Japanese UI renders as empty boxes, in screenshots too), then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -10,6 +11,7 @@ command -v go >/dev/null 2>&1 || missing+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/traefik/yaegi ] || missing+=(golang-github-traefik-yaegi-dev)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 command -v prlimit >/dev/null 2>&1 || missing+=(util-linux)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq

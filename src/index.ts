@@ -1,7 +1,10 @@
 /**
- * ai-ops: what a page author needs (SHAPE-1, PKG-3) — hand operations to the runtime, describe
- * them, answer envelopes, and reuse the shared limits and file schemas. The runtime's building
- * blocks (sessions, stores, the relay connector) are under `ai-ops/internals`.
+ * `ai-ops`, for page authors (SHAPE-1, PKG-3): hand a page's operations to the runtime, describe
+ * them, answer envelopes, and read the runtime's stores. Nothing else: the kit for writing tools
+ * (limits, file schemas and operations, the document guard, the conformance kit) is `ai-ops/tools`,
+ * the six tools are `ai-ops/tools/<tool>`, the elements are `ai-ops/elements/define.js` (or
+ * `ai-ops/react`), and the runtime's building blocks are `ai-ops/internals`. At most 30 names,
+ * types included (test/node/exports.test.mjs pins them).
  * @example
  * import { provideOperations, defineOperation, succeed } from 'ai-ops';
  * provideOperations('notes', [defineOperation({
@@ -11,15 +14,10 @@
  * })]);
  * @module
  */
-// Hand operations over.
+// Hand operations over, and the runtime they go to.
 export { provideOperations, configureAiOps, getAiOps, createAiOps } from './runtime.js';
 export type { AiOps, AiOpsOptions } from './runtime.js';
-export type { RelayOptions, RelayConnector } from './relay-connection.js';
 export type { ToolSession, ToolSessionState, SessionStatus } from './tool-session.js';
-export type { ConfirmationQueue, ConfirmationState, ConfirmationRequest } from './confirmation-queue.js';
-export type { OperationLog, LogEntry, LogStatus } from './operation-log.js';
-export type { Clock } from './clock.js';
-export { isEmbedded } from './embedding.js';
 
 // Describe them.
 export { defineOperation } from './definition.js';
@@ -29,16 +27,8 @@ export type {
 } from './definition.js';
 
 // Answer.
-export { ErrorCode, fail, succeed, isFailure, isSuccess, describeError } from './result.js';
+export { ErrorCode, fail, succeed, isFailure } from './result.js';
 export type { OperationFailure, OperationSuccess, OperationResult } from './result.js';
-
-// Limits and file schemas shared by the tools.
-export {
-  MAX_TEXT_BYTES, MAX_OUTPUT_CHARS, MAX_LIST_ENTRIES, MAX_SQL_ROWS, TIMEOUT_MS,
-  utf8ByteLength, textSchema, timeoutSchema, stripTerminalControls, tail, head,
-} from './limits.js';
-export { listFilesSchema, readFileSchema, writeFileSchema, deleteFileSchema, resolveRelativePath } from './files.js';
-export type { FileEntry } from './files.js';
 
 // Page state a React or Lit page reads with the same contract as the runtime's stores.
 export { createStore } from './store.js';

@@ -9,6 +9,9 @@ const modules = {
   react: { file: 'react.js', from: 'React' },
   'react-dom': { file: 'react-dom.js', from: 'ReactDOM' },
   'react-dom/client': { file: 'react-dom-client.js', from: 'ReactDOMClient' },
+  // What TSX compiled with the automatic runtime imports (the playground's components).
+  'react/jsx-runtime': { file: 'react-jsx-runtime.js', from: 'ReactJsxRuntime' },
+  'react/jsx-dev-runtime': { file: 'react-jsx-dev-runtime.js', from: 'ReactJsxDevRuntime' },
 };
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 

@@ -8,8 +8,7 @@
 import { defineOperation, type AnyOperationDefinition, type ConfirmationContent } from '../src/definition.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema, type FileEntry } from '../src/files.js';
 import { MAX_LIST_ENTRIES, MAX_TEXT_BYTES, head, utf8ByteLength } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
-import { ok } from './shared.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../src/result.js';
 
 /** What a path is in a listing. */
 export type PathKind = 'file' | 'directory' | 'missing';
@@ -23,11 +22,11 @@ export interface FileStore {
   /** True for an entry the listing leaves out (the node page's not-saved-files rule, FILE-3). */
   hidden?(entry: FileEntry): boolean;
   /** A file's text, or why not (`not_found`, `too_large`, `invalid_input` for not text). */
-  read(path: string): Promise<{ ok: true; contents: string } | OperationFailure>;
-  /** Writes a file, creating missing parents (FILE-5); a failure when the tool refused. */
-  write(path: string, contents: string): Promise<OperationFailure | undefined>;
-  /** Removes a file, never a directory (FILE-6). */
-  remove(path: string): Promise<OperationFailure | undefined>;
+  read(path: string): Promise<string | OperationFailure>;
+  /** Writes a file, creating missing parents (FILE-5): the path written, or why the tool refused. */
+  write(path: string, contents: string): Promise<{ path: string } | OperationFailure>;
+  /** Removes a file, never a directory (FILE-6): the path removed, or why the tool refused. */
+  remove(path: string): Promise<{ path: string } | OperationFailure>;
   /** Where `path` stands when `entries()` does not show it (a tree not refreshed yet, a cut, an excluded directory). */
   locate(path: string): Promise<PathKind>;
 }
@@ -48,13 +47,23 @@ export function deleteFileConfirmation(path: string, where: string): Confirmatio
 }
 
 /**
+ * A path inside the working directory, normalised; `''` is the working directory itself (FILE-2).
+ * @example directoryPath('./src/b/') // 'src/b'
+ */
+function directoryPath(path: string | undefined): string | OperationFailure {
+  if (path === undefined) return '';
+  const resolved = resolveRelativePath(path);
+  return isFailure(resolved) ? resolved : resolved.path;
+}
+
+/**
  * A path for an operation on one file: relative, inside the working directory, and not the working
  * directory itself (FILE-2).
- * @example filePath('src/../a.txt') // { ok: true, path: 'a.txt' }
+ * @example filePath('src/../a.txt') // 'a.txt'
  */
-export function filePath(path: string): { ok: true; path: string } | OperationFailure {
-  const resolved = resolveRelativePath(path);
-  if (isFailure(resolved) || resolved.path !== '') return resolved;
+export function filePath(path: string): string | OperationFailure {
+  const resolved = directoryPath(path);
+  if (isFailure(resolved) || resolved !== '') return resolved;
   return fail(ErrorCode.invalidInput, `path names the working directory, not a file: ${JSON.stringify(path)}`);
 }
 
@@ -83,25 +92,29 @@ function kindOf(entries: readonly FileEntry[], path: string): PathKind {
   return path === '' ? 'directory' : entries.find((entry) => entry.path === path)?.kind ?? 'missing';
 }
 
-/** `invalid_input` when `path` is a directory, or a file stands where one of its parents would go. */
-function writable(entries: readonly FileEntry[], path: string): OperationFailure | null {
+/** The context of a write, or `invalid_input` when its path is a directory or a file stands where one of its parents would go. */
+function writable<C extends { entries: readonly FileEntry[]; path: string }>(ctx: C): C | OperationFailure {
+  const { entries, path } = ctx;
   if (kindOf(entries, path) === 'directory') return fail(ErrorCode.invalidInput, `is a directory: ${path}`);
   const segments = path.split('/');
   for (let i = 1; i < segments.length; i++) {
     const parent = segments.slice(0, i).join('/');
     if (kindOf(entries, parent) === 'file') return fail(ErrorCode.invalidInput, `a parent of ${path} is a file: ${parent}`);
   }
-  return null;
+  return ctx;
 }
 
-/** FILE-4's reading rules, whatever the store checked already. */
-function textOf(path: string, contents: string): OperationFailure | null {
+/** The contents, or why FILE-4's reading rules refuse them, whatever the store checked already. */
+function textOf(path: string, contents: string): string | OperationFailure {
   const bytes = utf8ByteLength(contents);
   if (bytes > MAX_TEXT_BYTES) return fail(ErrorCode.tooLarge, `${path} is ${bytes} bytes of UTF-8, over the limit of ${MAX_TEXT_BYTES}`);
-  return contents.includes('\u0000') ? fail(ErrorCode.invalidInput, `${path} is not text`) : null;
+  return contents.includes('\u0000') ? fail(ErrorCode.invalidInput, `${path} is not text`) : contents;
 }
 
 const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** The answer of a write or a delete: the path, or why the tool refused. */
+const written = (change: { path: string } | OperationFailure) => (isFailure(change) ? change : succeed({ path: change.path }));
 
 /**
  * Creates `<tool>_list_files`, `<tool>_read_file`, `<tool>_write_file` and `<tool>_delete_file`.
@@ -111,10 +124,10 @@ const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > 
 export function createFileOperations(options: FileOperationsOptions): AnyOperationDefinition[] {
   const { tool, wording } = options;
   /** The store, the normalised path and the entries now, or why not. */
-  const resolve = (path: { ok: true; path: string } | OperationFailure) => {
+  const resolve = (path: string | OperationFailure) => {
     const store = options.store();
     if (isFailure(store)) return store;
-    return isFailure(path) ? path : { store, path: path.path, entries: withDirectories(store.entries()) };
+    return isFailure(path) ? path : { store, path, entries: withDirectories(store.entries()) };
   };
 
   const listFiles = defineOperation({
@@ -122,20 +135,20 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     description: wording.list,
     inputSchema: listFilesSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    prepare: async (input) => resolve(input.path === undefined ? { ok: true, path: '' } : resolveRelativePath(input.path)),
+    prepare: async (input) => resolve(directoryPath(input.path)),
     execute: async (_input, { store, path, entries }) => {
       const cut = store.entriesTruncated === true;
       const kind = kindOf(entries, path);
       if (kind === 'file') return fail(ErrorCode.invalidInput, `not a directory: ${path}`);
       if (kind === 'missing') {
         // A directory past the tool's own cut is not in its listing at all: say so, not not_found.
-        if (cut && (await store.locate(path)) === 'directory') return ok({ entries: [], truncated: true });
+        if (cut && (await store.locate(path)) === 'directory') return succeed({ entries: [], truncated: true });
         return fail(ErrorCode.notFound, `no such directory: ${path}`);
       }
       const prefix = path === '' ? '' : `${path}/`;
       const under = entries.filter((entry) => entry.path.startsWith(prefix) && !store.hidden?.(entry)).sort(byPath);
       const { items, truncated } = head(under, MAX_LIST_ENTRIES);
-      return ok({ entries: items, truncated: truncated || cut });
+      return succeed({ entries: items, truncated: truncated || cut });
     },
   });
 
@@ -151,8 +164,8 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     },
     execute: async (_input, { store, path }) => {
       const read = await store.read(path);
-      if (isFailure(read)) return read;
-      return textOf(path, read.contents) ?? ok({ path, contents: read.contents });
+      const contents = isFailure(read) ? read : textOf(path, read);
+      return isFailure(contents) ? contents : succeed({ path, contents });
     },
   });
 
@@ -162,9 +175,9 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
     inputSchema: writeFileSchema,
     prepare: async (input) => {
       const ctx = resolve(filePath(input.path));
-      return isFailure(ctx) ? ctx : writable(ctx.entries, ctx.path) ?? ctx;
+      return isFailure(ctx) ? ctx : writable(ctx);
     },
-    execute: async (input, { store, path }) => (await store.write(path, input.contents)) ?? ok({ path }),
+    execute: async (input, { store, path }) => written(await store.write(path, input.contents)),
   });
 
   const deleteFile = defineOperation({
@@ -182,7 +195,7 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       return kind === 'missing' ? fail(ErrorCode.notFound, `no such file: ${ctx.path}`) : ctx;
     },
     confirmation: (_input, { path }) => deleteFileConfirmation(path, wording.where),
-    execute: async (_input, { store, path }) => (await store.remove(path)) ?? ok({ path }),
+    execute: async (_input, { store, path }) => written(await store.remove(path)),
   });
 
   return [listFiles, readFile, writeFile, deleteFile];

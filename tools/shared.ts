@@ -1,21 +1,29 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
- * slides/excalidraw/drawio (DOC-1), output tails, the relay-wait sentence of
+ * slides/excalidraw/drawio (DOC-1), the empty and one-text input schemas, the relay-wait sentence of
  * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
  * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
 import type { PrepareContext } from '../src/definition.js';
-import { MAX_OUTPUT_CHARS, tail } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationSuccess } from '../src/result.js';
+import { textSchema } from '../src/limits.js';
+import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
+
+/** The input schema of an operation that takes nothing (IN-3): `{}` and nothing else. */
+export const emptyInputSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /**
- * A success envelope typed as the plain {@link OperationSuccess}: handler return types stay simple
- * instead of being inferred from schema-derived input types.
- * @example return ok({ path });
+ * The input schema of an operation that takes one text of up to 1 MB (IN-3, IN-4): the whole
+ * Markdown, the whole XML, the cells to add.
+ * @example textInputSchema('xml', '図の全体の XML。') // input type { xml: string }
  */
-export function ok(fields: Record<string, unknown> = {}): OperationSuccess {
-  return succeed(fields);
+export function textInputSchema<const K extends string, const D extends string>(key: K, description: D) {
+  return {
+    type: 'object',
+    properties: { [key]: textSchema(description) } as { readonly [P in K]: ReturnType<typeof textSchema<D>> },
+    required: [key] as readonly [K],
+    additionalProperties: false,
+  } as const;
 }
 
 /**
@@ -45,7 +53,7 @@ export interface DocumentContext {
  */
 export async function extend<A extends object, B extends object>(
   first: A | OperationFailure,
-  more: () => B | OperationFailure | null | Promise<B | OperationFailure>,
+  more: () => B | OperationFailure | Promise<B | OperationFailure>,
 ): Promise<(A & B) | OperationFailure> {
   if (isFailure(first)) return first;
   const second = await more();
@@ -77,36 +85,6 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
       return fail(ErrorCode.notReady, `the open ${what} changed while the confirmation was shown; nothing was changed`);
     }
     return { document: { id: open.id, name: open.name } };
-  };
-}
-
-/**
- * Collects a stream of output chunks while keeping memory bounded: the tail of the text is kept
- * (NODE-5, GO-6) and whether anything was dropped is remembered.
- * @example const sink = createOutputSink(); sink.push('a'); sink.result() // { output: 'a', truncated: false }
- */
-export function createOutputSink(transform: (text: string) => string = (text) => text, max = MAX_OUTPUT_CHARS) {
-  // Keep twice the limit of raw text: control sequences shrink it, and a cut never lands in the
-  // part that is finally answered.
-  const keep = max * 2;
-  let text = '';
-  let dropped = false;
-  return {
-    push(chunk: string): void {
-      text += chunk;
-      if (text.length > keep * 2) {
-        text = text.slice(text.length - keep);
-        dropped = true;
-      }
-    },
-    /** Marks output as lost before it reached the sink (the engine cut it). */
-    markDropped(): void {
-      dropped = true;
-    },
-    result(): { output: string; truncated: boolean } {
-      const cut = tail(transform(text), max);
-      return { output: cut.output, truncated: cut.truncated || dropped };
-    },
   };
 }
 

@@ -3,6 +3,7 @@
 // same /sql/ page, both called by a real MCP client through the same relay (bin/ai-ops-relay.mjs),
 // interleaved. Only where the bare tool is registered differs (`registerBare`).
 import { startRelay, freePort, waitFor, clickSwitch, relayedNames } from '../../test/e2e/harness.mjs';
+import { editorText } from '../../test/e2e/editor.mjs';
 
 const CALLS = 200;
 const WARMUP = 20;
@@ -19,7 +20,7 @@ export const BARE_READ_QUERY = `({
   description: 'The SQL in the editor (bench: no ai-ops).',
   inputSchema: { type: 'object', properties: {} },
   execute: async () => ({
-    content: [{ type: 'text', text: JSON.stringify({ ok: true, sql: document.querySelector('#sql-editor')?.value ?? '' }) }],
+    content: [{ type: 'text', text: JSON.stringify({ ok: true, sql: [...document.querySelectorAll('.sql-editor-pane .cm-line')].map((line) => line.textContent).join('\\n') }) }],
   }),
 })`;
 
@@ -41,7 +42,7 @@ export async function measureRelayRoundTrip({ demo, browser, docId, registerBare
     await page.evaluate(() => localStorage.removeItem('fd-ai-operations:sql'));
     await page.reload();
     const editor = page.getByLabel('SQL', { exact: true });
-    await waitFor(async () => (await editor.inputValue()).length > 0, 15_000, 'the saved SQL');
+    await waitFor(async () => (await editorText(editor)).length > 0, 15_000, 'the saved SQL');
     await beforeClick(page);
     await clickSwitch(page, 'sql');
     if (!(await page.locator('ai-ops-switch[tool="sql"] input[role="switch"]').isChecked())) throw new Error('the sql switch is not on after the click');

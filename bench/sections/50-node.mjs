@@ -5,9 +5,9 @@
 // widget uses). Then the sandbox's start-up cost: the same `node -e 1` started by the runner's
 // process manager with and without the sandbox, interleaved (the unconfined mode exists for this
 // measurement only; the runner's HTTP API cannot reach it).
-import { createProcessManager } from '../../demo/server/processes.mjs';
-import { sandboxOwner } from '../../demo/server/sandbox.mjs';
-import { createWorkspace, removeWorkspace } from '../../demo/server/workspace.mjs';
+import { createProcessManager } from '../../playground/node/server/processes.mjs';
+import { sandboxOwner } from '../../playground/node/server/sandbox.mjs';
+import { createWorkspace, removeWorkspace } from '../../playground/node/server/workspace.mjs';
 
 export const name = 'node page: node_run_command round trip';
 

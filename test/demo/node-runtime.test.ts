@@ -1,7 +1,8 @@
 // The node page's runner client in real Chromium, against a scripted fetch (web-test-runner has
 // no demo server; test/node/runner-client.test.mjs runs the same client against the real one).
 import { expect } from '@open-wc/testing';
-import { NodeRuntime, NodeRuntimeError, TOKEN_PLACEHOLDER, isExcludedPath, readRunnerToken } from '../../demo/node/engine/node-runtime.js';
+import { KILL_WAIT_MS, NodeRuntime, NodeRuntimeError, TOKEN_PLACEHOLDER, isExcludedPath, readRunnerToken } from '../../playground/node/engine/node-runtime.js';
+import { FakeClock } from '../runtime/helpers.js';
 
 interface Call {
   url: string;
@@ -47,6 +48,108 @@ function scriptedFetch(routes: Record<string, (call: Call) => Response>) {
   }) as typeof fetch;
   return { calls, fetchImpl };
 }
+
+/** An output stream the test writes line by line, as the runner does while a process runs. */
+function liveOutput() {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    response: () => new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } }),
+    line: (value: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`)),
+    close: () => controller.close(),
+  };
+}
+
+/** A runner with one long-running process `p1` whose kill the test decides on. */
+async function runnerWithServer(onKill: (out: ReturnType<typeof liveOutput>) => void) {
+  const wire = { id: 'p1', name: 'ai: node', command: 'node', args: ['server.js'], pid: 7, status: 'running', exitCode: null };
+  const out = liveOutput();
+  let killed!: () => void;
+  const kill = new Promise<void>((resolve) => (killed = resolve));
+  const { calls, fetchImpl } = scriptedFetch({
+    info: () => json(info),
+    tree: () => json({ ok: true, truncated: false, entries: [] }),
+    spawn: () => json({ ok: true, process: wire }),
+    output: () => out.response(),
+    kill: () => {
+      onKill(out);
+      killed();
+      return json({ ok: true });
+    },
+  });
+  const clock = new FakeClock();
+  const runtime = new NodeRuntime({ token: 'T', fetch: fetchImpl, clock });
+  await runtime.boot();
+  /** Resolves once `p1` has shown `text` to the page (its output as the terminal pane follows it). */
+  const shown = (text: string) =>
+    new Promise<void>((resolve) => {
+      const follow = () => {
+        const proc = runtime.processes.get('p1');
+        if (!proc) return;
+        stopList();
+        proc.output.subscribe((chunk) => {
+          if (proc.output.getText().includes(text)) resolve();
+        });
+      };
+      const stopList = runtime.processes.list.subscribe(follow);
+      follow();
+    });
+  const exitLine = { type: 'exit', process: { ...wire, status: 'exited', exitCode: 137 } };
+  return { runtime, out, clock, calls, kill, shown, exitLine };
+}
+
+describe('NodeRuntime.run: the node page\'s run race behind the adapter (run contract)', () => {
+  it('[NAT-6] [NAT-2] the call\'s signal kills the process; run resolves cancelled with the output so far once the runner confirms the exit', async () => {
+    const server = await runnerWithServer((out) => {
+      out.line(server.exitLine);
+      out.close();
+    });
+    const controller = new AbortController();
+    const running = server.runtime.run('node', ['server.js'], { name: 'ai: node', timeoutMs: 30_000, signal: controller.signal });
+    const listening = server.shown('listening\n');
+    // The spawn call has to be made before the stream can carry a line.
+    while (!server.calls.some((c) => c.url.endsWith('/output'))) await new Promise((r) => setTimeout(r, 0));
+    server.out.line({ type: 'output', offset: 0, data: 'listening\n' });
+    await listening;
+    controller.abort();
+    expect(await running).to.deep.equal({ kind: 'cancelled', output: 'listening\n', truncated: false, killConfirmed: true });
+    expect(server.calls.filter((c) => c.url.endsWith('/kill')).map((c) => c.body)).to.deep.equal([{ id: 'p1' }]);
+    expect(server.calls.find((c) => c.url.endsWith('/spawn'))?.body).to.deep.equal({ command: 'node', args: ['server.js'], name: 'ai: node' });
+  });
+
+  it('[NODE-4] timeoutMs on the injected clock kills the process; an end never confirmed resolves timeout after the bound, saying so', async () => {
+    const server = await runnerWithServer(() => {}); // the kill is accepted, the exit never comes
+    const running = server.runtime.run('node', ['server.js'], { name: 'ai: node', timeoutMs: 1000 });
+    let answered = false;
+    void running.then(() => (answered = true));
+    while (!server.calls.some((c) => c.url.endsWith('/output'))) await new Promise((r) => setTimeout(r, 0));
+    server.clock.advance(999);
+    expect(server.calls.some((c) => c.url.endsWith('/kill'))).to.equal(false);
+    server.clock.advance(1);
+    await server.kill;
+    server.clock.advance(KILL_WAIT_MS - 1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(answered).to.equal(false);
+    server.clock.advance(1);
+    expect(await running).to.deep.equal({ kind: 'timeout', output: '', truncated: false, killConfirmed: false });
+    server.out.close();
+  });
+
+  it('[NAT-2] a signal aborted before the start starts nothing', async () => {
+    const server = await runnerWithServer(() => {});
+    const controller = new AbortController();
+    controller.abort();
+    expect(await server.runtime.run('node', [], { name: 'ai: node', timeoutMs: 1000, signal: controller.signal })).to.deep.equal({
+      kind: 'cancelled', output: '', killConfirmed: true,
+    });
+    expect(server.calls.some((c) => c.url.endsWith('/spawn'))).to.equal(false);
+  });
+});
 
 describe('NodeRuntime (browser)', () => {
   it('[NODE-1] readRunnerToken returns the injected token and null for an unreplaced placeholder', () => {

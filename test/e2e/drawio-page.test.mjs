@@ -1,10 +1,10 @@
 // The /drawio/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the
-// real maxGraph (@maxgraph/core) preview bundled by demo/drawio/build.mjs, and the operations called
+// real maxGraph (@maxgraph/core) preview bundled into the app's draw.io page (playground/drawio/), and the operations called
 // the way an agent's calls arrive (navigator.modelContextTesting.executeTool, the path the relay
 // widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -27,30 +27,6 @@ const previewText = (target) => target.locator('#preview').textContent();
 /** Waits until all three operations are registered (they are registered one after another). */
 async function operationsListed(target) {
   await waitFor(() => target.evaluate(() => navigator.modelContextTesting?.listTools().filter((t) => t.name.startsWith('drawio_')).length === 3), 15_000, 'the drawio operations to be listed');
-}
-
-/**
- * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
- * test can call while the page is still loading its diagram.
- */
-function holdIndexedDb() {
-  const held = [];
-  let holding = true;
-  window.__releaseIndexedDb = () => {
-    holding = false;
-    for (const release of held.splice(0)) release();
-  };
-  const open = IDBFactory.prototype.open;
-  IDBFactory.prototype.open = function (...args) {
-    const request = open.apply(this, args);
-    // Added before the page sets onsuccess, so it runs first and can stop it.
-    request.addEventListener('success', (event) => {
-      if (!holding) return;
-      event.stopImmediatePropagation();
-      held.push(() => request.onsuccess?.call(request, event));
-    });
-    return request;
-  };
 }
 
 async function openPage(query = '', { hold = false } = {}) {
@@ -93,13 +69,21 @@ after(async () => {
 
 test('[DOC-3] without ?doc= the page opens `welcome`, the sample diagram: its name is in the title and maxGraph draws its 3 cells', async () => {
   assert.equal(await page.title(), 'ようこそ — drawio — ai-ops');
-  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), 'ようこそ');
   assert.match(await editor(page).inputValue(), /^<mxfile>/);
   assert.equal(await page.locator('#preview').getAttribute('data-cell-count'), '3');
   // Two boxes with labels and one arrow: 2 shapes + 2 labels + 1 edge.
   assert.equal(await drawnCount(page), 5);
   assert.equal(await page.locator('#preview svg ellipse').count(), 1);
   assert.match(await previewText(page), /アイデア/);
+});
+
+test('[APP-5] the page passes axe: the XML editor is labelled, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  const bar = page.getByRole('toolbar', { name: '図の操作' });
+  for (const name of ['名前', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しい図' }).count(), 1);
+  assert.equal(await page.getByRole('img', { name: '図のプレビュー' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: drawio_read, drawio_add_cells and drawio_write are listed', async () => {
@@ -239,6 +223,24 @@ test('[DRW-1] a person edits the XML: a valid edit redraws the preview; a broken
   assert.equal((await call(page, 'drawio_read', {})).xml, valid);
 });
 
+test('[APP-1] an edit still resting when the page is left by the app\'s home link is kept: coming back (back button) shows it drawn, with the log rows', async () => {
+  await showLog(page, 'drawio');
+  const rows = await logRows(page, 'drawio').count();
+  assert.ok(rows > 0);
+  const xml = diagramXml(vertex('left-behind', '去る前の箱'));
+  const box = editor(page);
+  await box.fill(xml);
+  // At once, before the edit is applied (it rests 250 ms): leaving applies and saves it.
+  await leaveAndComeBack(page, 'drawio');
+  await waitFor(async () => (await editor(page).inputValue()) === xml, 5000, 'the edit in the editor');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '1', 5000, 'the edit drawn');
+  assert.match(await previewText(page), /去る前の箱/);
+  await operationsListed(page);
+  assert.equal((await call(page, 'drawio_read', {})).xml, xml);
+  await showLog(page, 'drawio');
+  assert.ok((await logRows(page, 'drawio').count()) >= rows, 'the rows logged before leaving are still shown');
+});
+
 test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready until its diagram is loaded, then its own document', async () => {
   const second = await openPage('?doc=second', { hold: true });
   try {
@@ -256,6 +258,45 @@ test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready un
   } finally {
     await second.close();
   }
+});
+
+test('[DOC-1] [DOC-3] [APP-5] the document bar: 新しい図 opens a new diagram within the app, 開く and the back button return to ようこそ, renaming shows in the title and to the agent', async () => {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const welcomeXml = (await call(page, 'drawio_read', {})).xml;
+  await page.getByRole('button', { name: '新しい図' }).click();
+  await waitFor(async () => /^\?doc=diagram-[\w-]+$/.test(await page.evaluate(() => location.search)), 5000, 'the new diagram\'s ?doc=');
+  const id = (await page.evaluate(() => location.search)).slice('?doc='.length);
+  await waitFor(async () => (await page.title()) === '新しい図 — drawio — ai-ops', 5000, 'the new diagram\'s title');
+  await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '0', 5000, 'the blank diagram drawn');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '新しい図' });
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), '新しい図');
+
+  const name = page.getByLabel('名前');
+  await name.fill('構成図');
+  await name.press('Enter');
+  await waitFor(async () => (await page.title()) === '構成図 — drawio — ai-ops', 5000, 'the renamed title');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '構成図' });
+  // Escape puts the name back without renaming.
+  await name.fill('やめた名前');
+  await name.press('Escape');
+  assert.equal(await name.inputValue(), '構成図');
+  assert.equal((await call(page, 'drawio_read', {})).document.name, '構成図');
+
+  const open = page.getByLabel('開く');
+  await waitFor(async () => (await open.locator('option').allTextContents()).includes('ようこそ'), 5000, 'ようこそ in 開く');
+  assert.equal(await open.inputValue(), id);
+  await open.selectOption('welcome');
+  await waitFor(async () => (await page.title()) === 'ようこそ — drawio — ai-ops', 5000, 'back to ようこそ');
+  assert.equal((await call(page, 'drawio_read', {})).xml, welcomeXml);
+  assert.equal(await editor(page).inputValue(), welcomeXml);
+
+  await page.goBack();
+  await waitFor(async () => (await page.title()) === '構成図 — drawio — ai-ops', 5000, 'the back button to reopen 構成図');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id, name: '構成図' });
+  await page.goBack();
+  await waitFor(async () => (await page.title()) === 'ようこそ — drawio — ai-ops', 5000, 'ようこそ again');
+  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'all within one document');
+  assert.deepEqual((await call(page, 'drawio_read', {})).document, { id: 'welcome', name: 'ようこそ' });
 });
 
 test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a diagram\'s foreign images and HTML labels fetch nothing', async () => {

@@ -5,7 +5,7 @@
 // Build first: node esbuild.config.mjs excalidraw
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call, logRows, showLog, leaveAndComeBack } from './harness.mjs';
 
 const TOOL_NAMES = ['excalidraw_add_elements', 'excalidraw_clear', 'excalidraw_read', 'excalidraw_update_element'];
 const FIELDS = ['backgroundColor', 'height', 'id', 'strokeColor', 'text', 'type', 'width', 'x', 'y'];
@@ -384,6 +384,52 @@ test('the drawing survives a reload (saved in IndexedDB)', async () => {
   await waitForTools(page);
   const after = await readWhenReady(page);
   assert.deepEqual(after.elements, before);
+});
+
+test('[APP-1] leaving the page by the app\'s home link and coming back (back button): the drawing (a change made just before leaving included) and the log rows are still there', async () => {
+  await showLog(page, 'excalidraw');
+  const added = await call(page, 'excalidraw_add_elements', { elements: [{ type: 'diamond', id: 'before-leaving', x: 700, y: 500 }] });
+  assert.equal(added.ok, true);
+  const before = (await call(page, 'excalidraw_read', {})).elements;
+  const rows = await logRows(page, 'excalidraw').count();
+  assert.ok(rows > 0);
+  // Straight away, before the debounced save: unmounting the canvas saves the scene.
+  await leaveAndComeBack(page, 'excalidraw');
+  await page.locator('canvas.excalidraw__canvas.interactive').waitFor();
+  await waitForTools(page);
+  const after = await readWhenReady(page);
+  assert.deepEqual(after.elements, before);
+  assert.equal(await page.title(), 'ようこそ — excalidraw — ai-ops');
+  await showLog(page, 'excalidraw');
+  assert.ok((await logRows(page, 'excalidraw').count()) >= rows + 1, 'the rows logged before leaving are still shown');
+});
+
+test('[DOC-3] [APP-5] the shared document bar: 新しい図 opens a new drawing within the app, renaming shows in the title and to the agent, 開く goes back', async () => {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const welcome = (await call(page, 'excalidraw_read', {})).elements;
+  await page.getByRole('button', { name: '新しい図' }).click();
+  await waitFor(async () => /^\?doc=drawing-[\w-]+$/.test(await page.evaluate(() => location.search)), 5000, 'the new drawing\'s ?doc=');
+  const id = (await page.evaluate(() => location.search)).slice('?doc='.length);
+  await waitFor(async () => (await page.title()) === '新しい図 — excalidraw — ai-ops', 5000, 'the new drawing\'s title');
+  const fresh = await readWhenReady(page);
+  assert.deepEqual(fresh.document, { id, name: '新しい図' });
+  assert.deepEqual(fresh.elements, []);
+
+  const name = page.getByLabel('名前');
+  await name.fill('設計メモ');
+  await name.press('Enter');
+  await waitFor(async () => (await page.title()) === '設計メモ — excalidraw — ai-ops', 5000, 'the renamed title');
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), '設計メモ');
+  assert.deepEqual((await call(page, 'excalidraw_read', {})).document, { id, name: '設計メモ' });
+  await waitFor(async () => (await saved(page, id))?.name === '設計メモ', 5000, 'the saved name');
+
+  const open = page.getByLabel('開く');
+  await waitFor(async () => (await open.locator('option').allTextContents()).includes('ようこそ'), 5000, 'ようこそ in 開く');
+  await open.selectOption('welcome');
+  await waitFor(async () => (await page.title()) === 'ようこそ — excalidraw — ai-ops', 5000, 'back to ようこそ');
+  const back = await readWhenReady(page);
+  assert.deepEqual(back.elements, welcome);
+  assert.equal(await page.evaluate(() => window.__sameDocument), marker, 'all within one document');
 });
 
 test('every request went to 127.0.0.1 (Excalidraw\'s fonts are served by the page) and no page error was thrown', async () => {

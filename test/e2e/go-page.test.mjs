@@ -1,9 +1,11 @@
 // The Go page end to end: the demo server, Debian's Chromium, the real Yaegi engine. Every go
 // operation is called through navigator.modelContextTesting.executeTool after a real click on the
-// switch; confirmations are answered by real clicks. Build first: `node esbuild.config.mjs go`.
+// switch; confirmations are answered by real clicks. The editor is the app's CodeMirror editor,
+// typed into and read like a person does. Build first: `node esbuild.config.mjs go`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
+import { axeViolations, editorText, tokenClasses } from './editor.mjs';
 
 const GO_TOOLS = ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -33,6 +35,9 @@ const writeMain = async (body, imports) => {
 };
 
 const paneText = () => page.locator('#output').textContent();
+
+/** The open file's editor (its accessible name is the file's path). */
+const goEditor = (target = page) => target.locator('.editor-pane .cm-content');
 
 before(async () => {
   demo = await startDemo();
@@ -139,6 +144,19 @@ test('[FILE-3] [GO-2] go_list_files lists every level; a directory made in the p
   assert.equal((await call(page, 'go_list_files', { path: '../x' })).error.code, 'invalid_input');
 });
 
+test('[GO-2] a person makes a file with the page\'s controls: it is selected in the tree and open in the focused editor', async () => {
+  await page.getByRole('button', { name: '新しいファイル' }).click();
+  await page.getByLabel('新しいファイルのパス').fill('notes.txt');
+  await page.getByRole('button', { name: '作る' }).click();
+  const item = page.getByRole('treeitem', { name: 'notes.txt' });
+  await item.waitFor();
+  assert.equal(await item.getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#editor-label').textContent(), 'notes.txt');
+  await waitFor(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'notes.txt'), 5000, 'the editor to have focus');
+  await page.keyboard.type('typed into a new file');
+  await waitFor(async () => (await call(page, 'go_read_file', { path: 'notes.txt' })).contents === 'typed into a new file', 5000, 'the new file\'s text');
+});
+
 test('[FILE-4] go_read_file: contents; missing → not_found; a directory or a path outside → invalid_input', async () => {
   const read = await call(page, 'go_read_file', { path: 'go.mod' });
   assert.deepEqual(read, { isError: false, ok: true, path: 'go.mod', contents: 'module example.com/hello\n\ngo 1.19\n' });
@@ -150,11 +168,11 @@ test('[FILE-4] go_read_file: contents; missing → not_found; a directory or a p
 
 test('[GO-2] [FILE-5] go_write_file updates the open editor and IndexedDB as typing would, creating parents', async () => {
   await page.getByRole('treeitem', { name: 'main.go' }).click();
-  assert.equal(await page.getByRole('textbox', { name: 'main.go' }).inputValue(), await call(page, 'go_read_file', { path: 'main.go' }).then((r) => r.contents));
+  assert.equal(await editorText(page.getByRole('textbox', { name: 'main.go' })), await call(page, 'go_read_file', { path: 'main.go' }).then((r) => r.contents));
   const contents = mainGo('func main() { fmt.Println("written by an agent") }');
   const written = await call(page, 'go_write_file', { path: 'main.go', contents });
   assert.deepEqual(written, { isError: false, ok: true, path: 'main.go' });
-  assert.equal(await page.locator('#editor').inputValue(), contents);
+  assert.equal(await editorText(goEditor()), contents);
   const nested = await call(page, 'go_write_file', { path: 'internal/util/util.go', contents: 'package util\n' });
   assert.equal(nested.path, 'internal/util/util.go');
   await page.getByRole('treeitem', { name: 'util.go' }).waitFor();
@@ -179,8 +197,34 @@ test('[GO-2] [FILE-5] go_write_file updates the open editor and IndexedDB as typ
   assert.equal((await call(page, 'go_write_file', { path: 'greet', contents: 'x' })).error.code, 'invalid_input');
   assert.equal((await call(page, 'go_write_file', { path: 'go.mod/x.go', contents: 'x' })).error.code, 'invalid_input');
   // A user's typing reaches the agent the same way.
-  await page.locator('#editor').fill(mainGo('func main() { fmt.Println("typed") }'));
+  await goEditor().fill(mainGo('func main() { fmt.Println("typed") }'));
   assert.match((await call(page, 'go_read_file', { path: 'main.go' })).contents, /typed/);
+});
+
+test('[APP-4] [GO-2] go_write_file shows in the open CodeMirror editor (Go mode) at once; one Ctrl+Z there brings back exactly the text before it', async () => {
+  await page.getByRole('treeitem', { name: 'main.go' }).click();
+  const box = goEditor();
+  assert.equal(await box.getAttribute('aria-label'), 'main.go');
+  await waitFor(async () => (await tokenClasses(box, 'package')) !== '', 10_000, 'the Go highlighting');
+  // The person types, and the agent writes within CodeMirror's 500 ms grouping of typing.
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('// typed by a person\n');
+  const typed = await editorText(box);
+  assert.match(typed, /\/\/ typed by a person\n$/);
+  const contents = mainGo('func main() { fmt.Println("the agent wrote this") }');
+  assert.equal((await call(page, 'go_write_file', { path: 'main.go', contents })).ok, true);
+  assert.equal(await editorText(box), contents);
+  await page.keyboard.press('Control+z');
+  assert.equal(await editorText(box), typed, 'one Ctrl+Z takes back the agent\'s write and nothing of the typing');
+  // The undo is the person's edit: the files module, and so the agent, see it.
+  await waitFor(async () => (await call(page, 'go_read_file', { path: 'main.go' })).contents === typed, 5000, 'the undone text in the files module');
+  await page.keyboard.press('Control+z');
+  assert.notEqual(await editorText(box), typed, 'the typing is a step of its own');
+});
+
+test('[APP-4] the page with its editor and file tree passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削除する / 削除する; a real click deletes; the emptied directory stays', async () => {
@@ -377,7 +421,7 @@ test('[GO-3] [GO-4] a run executes the files as they were at its start; go_write
   assert.equal(edited.ok, true);
   const result = await running.result;
   assert.equal(result.output, 'original\n');
-  assert.match(await page.locator('#editor').inputValue(), /edited/);
+  assert.match(await editorText(goEditor()), /edited/);
 });
 
 test('[GO-6] output over 100,000 characters is cut to its last 100,000 with truncated', async () => {
@@ -416,7 +460,7 @@ test('[GO-2] after a reload, the project (agent changes and the empty directory)
   assert.match((await call(page, 'go_read_file', { path: 'main.go' })).contents, /kept/);
   const listed = await call(page, 'go_list_files');
   assert.ok(listed.entries.some((e) => e.path === 'assets/empty' && e.kind === 'directory'));
-  assert.match(await page.locator('#editor').inputValue(), /kept/);
+  await waitFor(async () => /kept/.test(await editorText(goEditor())), 5000, 'the saved main.go in the editor');
 });
 
 test('[SHAPE-7] every request of the pages went to 127.0.0.1 (the demo server, and the relay widget\'s probes)', () => {

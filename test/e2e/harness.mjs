@@ -10,7 +10,8 @@ import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
+import { assertBrowserMode } from '../webmcp-check.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,6 +78,7 @@ export async function startRelay({ origin, port }) {
 
 /**
  * Launches Chromium with a fresh profile, in this run's browser mode (or `mode`); `args` adds flags.
+ * Throws when the browser does not have its own WebMCP in `webmcp` mode, or has it in `plain`.
  */
 export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'ai-ops-chrome-'));
@@ -85,6 +87,14 @@ export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
     headless: true,
     args: [...CHROME_ARGS, ...BROWSER_MODES[mode], ...args],
   });
+  // Fails the suite at once when the browser is not in the mode the run is named for (NAT-3).
+  try {
+    await assertBrowserMode(context, mode, [...BROWSER_MODES[mode], ...args].join(' '));
+  } catch (error) {
+    await context.close().catch(() => {});
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     context,
     async close() {
@@ -165,11 +175,32 @@ export const RELAY_PORT_URL = /^(?:ws|wss|http|https):\/\/(?:127\.0\.0\.1|\[::1\
  * that go to a relay port.
  */
 export function recordTraffic(page) {
-  const traffic = { sockets: [], requests: [] };
+  const traffic = { sockets: [], requests: [], inFlight: new Set() };
   page.on('websocket', (ws) => traffic.sockets.push(ws.url()));
-  page.on('request', (request) => traffic.requests.push(request.url()));
+  page.on('request', (request) => {
+    traffic.requests.push(request.url());
+    traffic.inFlight.add(request);
+  });
+  for (const ended of ['requestfinished', 'requestfailed']) page.on(ended, (request) => traffic.inFlight.delete(request));
   traffic.toRelayPorts = () => [...traffic.sockets, ...traffic.requests].filter((url) => RELAY_PORT_URL.test(url));
   return traffic;
+}
+
+/**
+ * Lets whatever a page still has pending play out, without waiting for it in real time: jumps the
+ * page's clock `ms` forward (Playwright's, installed with `context.clock.install()` before the page
+ * loaded; it flows as usual otherwise), which fires every timer due meanwhile — a late retry, a
+ * port scan, a vendor script's bound — then waits until none of the page's requests (recorded by
+ * {@link recordTraffic}) is in flight, after a task of the page's own has run (so a script that just
+ * arrived has executed, and whatever it requested is seen). Then leftovers can be checked.
+ */
+export async function settlePage(page, traffic, ms = 5000) {
+  await page.clock.fastForward(ms);
+  await waitFor(async () => {
+    if (traffic.inFlight.size) return false;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    return traffic.inFlight.size === 0;
+  }, 30_000, 'the page\'s requests to end');
 }
 
 /** Opens a tool page in a new tab and waits for its switch. */
@@ -289,4 +320,48 @@ export async function callInPage(target, name, args = {}) {
   const text = await target.evaluate(([n, a]) => navigator.modelContextTesting.executeTool(n, JSON.stringify(a)), [name, args]);
   const result = JSON.parse(text);
   return { isError: result.isError === true, ...JSON.parse(result.content[0].text) };
+}
+
+/**
+ * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script:
+ * `page.addInitScript(holdIndexedDb)`), so a test can call while the page is still loading its document.
+ */
+export function holdIndexedDb() {
+  const held = [];
+  let holding = true;
+  window.__releaseIndexedDb = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) {
+    const request = open.apply(this, args);
+    // Added before the page sets onsuccess, so it runs first and can stop it.
+    request.addEventListener('success', (event) => {
+      if (!holding) return;
+      event.stopImmediatePropagation();
+      held.push(() => request.onsuccess?.call(request, event));
+    });
+    return request;
+  };
+}
+
+/**
+ * Leaves a tool page by the header's home link and comes back with the browser's back button, like
+ * a person, and checks the app did both without loading a document.
+ */
+export async function leaveAndComeBack(page, tool) {
+  const marker = await page.evaluate(() => (window.__sameDocument = Math.random()));
+  const toolSwitch = page.locator(`ai-ops-switch[tool="${tool}"]`);
+  await page.locator('header.page-header a.home').click();
+  await toolSwitch.waitFor({ state: 'detached' });
+  await page.goBack();
+  await toolSwitch.waitFor();
+  if ((await page.evaluate(() => window.__sameDocument)) !== marker) throw new Error('the app loaded a new document');
+}
+
+/** axe-core's violations on the page (its open shadow roots included), as `id: selector…` lines. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
 }

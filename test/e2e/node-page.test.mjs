@@ -1,10 +1,12 @@
 // The node page end to end: the demo server with its localhost Node runner, Debian's Chromium, real
 // Node processes. Every node operation is called through navigator.modelContextTesting.executeTool
-// after a real click on the switch; confirmations are answered by real clicks.
+// after a real click on the switch; confirmations are answered by real clicks. The editor is the
+// app's CodeMirror editor and the terminal its xterm, read and typed into like a person does.
 // Build first: `node esbuild.config.mjs node`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
+import { axeViolations, editorText, terminalText, tokenClasses } from './editor.mjs';
 
 const NODE_TOOLS = ['node_delete_file', 'node_list_files', 'node_read_file', 'node_run_command', 'node_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;
@@ -21,6 +23,10 @@ const listedNodeTools = (target) =>
 const waitForTools = (target) => waitFor(async () => (await listedNodeTools(target)).length === NODE_TOOLS.length, 15_000, 'the five node tools');
 
 const nodeE = (script, timeoutMs) => ({ command: 'node', args: ['-e', script], ...(timeoutMs ? { timeoutMs } : {}) });
+
+/** The open file's editor and the terminal pane. */
+const nodeEditor = (target = page) => target.locator('.editor-pane .cm-content');
+const terminal = (target = page) => target.getByRole('region', { name: 'プロセスの出力' });
 
 const processButton = (target, name) => target.locator('#process-list button', { has: target.locator('.name', { hasText: name }) });
 
@@ -116,7 +122,7 @@ test('[NODE-3] node_run_command `node -e "console.log(1)"` answers exitCode 0 an
   const button = processButton(page, 'ai: node').last();
   await button.waitFor();
   assert.equal(await button.getAttribute('aria-pressed'), 'true');
-  await waitFor(async () => (await page.locator('#process-output').textContent()) === '1\n', 5000, 'the output in the terminal pane');
+  await waitFor(async () => (await terminalText(terminal())) === '1\n', 5000, 'the output in the terminal pane');
   await waitFor(async () => /終了 0/.test(await button.textContent()), 5000, 'the exit in the pane');
 });
 
@@ -166,11 +172,51 @@ test('[NODE-6] [FILE-5] node_write_file creates parents and overwrites; read ret
   assert.equal(await page.locator('#editor-label').textContent(), 'index.js');
   const contents = 'console.log(require("./src/lib/util.js"));\n';
   assert.equal((await call(page, 'node_write_file', { path: 'index.js', contents })).ok, true);
-  await waitFor(async () => (await page.locator('#editor').inputValue()) === contents, 5000, 'the editor to follow');
+  await waitFor(async () => (await editorText(nodeEditor())) === contents, 5000, 'the editor to follow');
   const run = await call(page, 'node_run_command', { command: 'node', args: ['index.js'] });
   assert.equal(run.output, '42\n');
   assert.equal((await call(page, 'node_write_file', { path: 'src', contents: 'x' })).error.code, 'invalid_input');
   assert.equal((await call(page, 'node_write_file', { path: '../outside.txt', contents: 'x' })).error.code, 'invalid_input');
+});
+
+test('[APP-4] [NODE-6] node_write_file shows in the open CodeMirror editor (JavaScript mode) at once; one Ctrl+Z there brings back exactly the text before it', async () => {
+  const box = nodeEditor();
+  assert.equal(await box.getAttribute('aria-label'), 'index.js');
+  await waitFor(async () => (await tokenClasses(box, '"./src/lib/util.js"')) !== '', 10_000, 'the JavaScript highlighting');
+  const before = await editorText(box);
+  assert.equal(before, (await call(page, 'node_read_file', { path: 'index.js' })).contents);
+  const contents = 'console.log("the agent wrote this");\n';
+  assert.equal((await call(page, 'node_write_file', { path: 'index.js', contents })).ok, true);
+  assert.equal(await editorText(box), contents);
+  assert.equal(await page.locator('#editor-state').textContent(), '', 'the agent\'s write is what the file holds');
+  await box.click();
+  await page.keyboard.press('Control+z');
+  assert.equal(await editorText(box), before);
+  // Taking it back is the person's edit: unsaved until they save it (Ctrl+S).
+  assert.equal(await page.locator('#editor-state').textContent(), '保存していない変更があります');
+  await page.keyboard.press('Control+s');
+  await waitFor(async () => (await page.locator('#editor-state').textContent()) === '', 5000, 'the save');
+  assert.equal((await call(page, 'node_read_file', { path: 'index.js' })).contents, before);
+});
+
+test('[APP-4] [NODE-5] [NODE-7] the terminal is an xterm showing a run\'s colours, while the agent\'s output has no escape codes', async () => {
+  const result = await call(page, 'node_run_command', nodeE('console.log("\\x1b[31mred\\x1b[0m and \\x1b[1;32mgreen\\x1b[0m")'));
+  assert.equal(result.output, 'red and green\n');
+  assert.doesNotMatch(result.output, /\x1b/);
+  assert.equal(await terminal().locator('.xterm .xterm-rows').count(), 1);
+  await waitFor(async () => (await terminalText(terminal())) === 'red and green\n', 5000, 'the run in the terminal');
+  const span = (text) => terminal().locator('.xterm-rows span').filter({ hasText: new RegExp(`^${text}$`) });
+  assert.match(await span('red').getAttribute('class'), /\bxterm-fg-1\b/);
+  assert.match(await span('green').getAttribute('class'), /\bxterm-bold\b/);
+  assert.match(await span('green').getAttribute('class'), /\bxterm-fg-(2|10)\b/);
+  assert.doesNotMatch((await span(' and ').getAttribute('class')) ?? '', /xterm-fg-/);
+  // The colour is on screen: red is not the terminal's default foreground.
+  const colours = await terminal().evaluate((region) => [...region.querySelectorAll('.xterm-rows span')].map((s) => getComputedStyle(s).color));
+  assert.ok(new Set(colours).size >= 3, colours.join());
+});
+
+test('[APP-4] the page with its editor, file tree and terminal passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[FILE-3] node_list_files lists every level and omits node_modules/ and .git/; the page tree shows them dimmed', async () => {
@@ -217,8 +263,8 @@ test('[FILE-6] [CONF-1] node_delete_file asks ファイル「‹パス›」を�
 
 test('[NODE-3] [NODE-6] a person uses the page without an agent: edit and save a file, run a command in the terminal', async () => {
   await page.getByRole('treeitem', { name: 'index.js', exact: true }).click();
-  await waitFor(async () => (await page.locator('#editor').inputValue()).includes('util.js'), 5000, 'index.js in the editor');
-  await page.locator('#editor').fill('console.log("saved by a person");\n');
+  await waitFor(async () => (await editorText(nodeEditor())).includes('util.js'), 5000, 'index.js in the editor');
+  await nodeEditor().fill('console.log("saved by a person");\n');
   assert.equal(await page.locator('#editor-state').textContent(), '保存していない変更があります');
   await page.getByRole('button', { name: '保存' }).click();
   await waitFor(async () => (await page.locator('#editor-state').textContent()) === '', 5000, 'the save');
@@ -226,7 +272,7 @@ test('[NODE-3] [NODE-6] a person uses the page without an agent: edit and save a
   await page.getByLabel('コマンド').fill('node index.js');
   await page.getByLabel('コマンド').press('Enter');
   await processButton(page, 'node index.js').waitFor();
-  await waitFor(async () => (await page.locator('#process-output').textContent()) === 'saved by a person\n', 5000, 'the output');
+  await waitFor(async () => (await terminalText(terminal())) === 'saved by a person\n', 5000, 'the output');
 });
 
 test('[SW-8] [LOG-1] with the AI tab selected, switching off shows the terminal tab and keeps the stored selection', async () => {

@@ -4,7 +4,9 @@
 // browser_navigate, browser_click on refs from the page snapshot, and the page's operations as the
 // `webmcp_<name>` tools Playwright MCP derives from the browser's own tool list. Playwright MCP
 // always runs its own Chromium with the flag, whatever AI_OPS_BROWSER_MODE says (the browser's own
-// WebMCP is what it reads). Build first: `node esbuild.config.mjs`.
+// WebMCP is what it reads). AGENT-2's 50 s decline runs on Playwright's clock in the page
+// (installed and moved through Playwright MCP's browser_run_code_unsafe), so it takes seconds.
+// Build first: `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -195,6 +197,56 @@ test('[AGENT-2] [CONF-6] a destructive call waits for the page\'s dialog; やめ
   assert.equal(answer.isError, true, answer.text);
   assert.equal(env.error.code, 'declined');
   assert.ok(Date.now() - started < 50_000, 'declined by やめる, not by the deadline');
+  const after = pageResult(await act('webmcp_slides_read')).env;
+  assert.equal(after.markdown, before.markdown);
+  await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
+  await toolsBecome([], 'the slides operations to leave the list');
+});
+
+/** Runs Playwright code on the page Playwright MCP drives (its `browser_run_code_unsafe`); answers the code's result, parsed. */
+async function onPage(code) {
+  const answer = await act('browser_run_code_unsafe', { code });
+  assert.equal(answer.isError, false, answer.text);
+  const result = /### Result\n([\s\S]*?)(?:\n### |$)/.exec(answer.text)?.[1];
+  return result === undefined ? undefined : JSON.parse(result);
+}
+
+test('[AGENT-2] [CONF-8] [SAFE-2] a destructive call nobody answers is declined 50 s after it arrived (the page on Playwright\'s clock), not before, and nothing changes', { timeout: 240_000 }, async () => {
+  // The page's time is Playwright's clock, installed before the page loads: it flows as usual,
+  // and the test jumps it forward, so the 50 s pass in a moment instead of for real. (Pausing it
+  // is no option: Playwright MCP waits on the page's timers after each action.)
+  await onPage('async (page) => { await page.clock.install(); }');
+  await act('browser_navigate', { url: `${demo.origin}/slides/` });
+  await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
+  await toolsBecome(OPS.slides, 'the slides operations');
+  const before = pageResult(await act('webmcp_slides_read')).env;
+  const pageNow = 'await page.evaluate(() => Date.now())';
+  // The call arrives between t0 and t1 (the page's time before the call and once its dialog shows).
+  const t0 = Number(await onPage(`async (page) => ${pageNow}`));
+  const started = Date.now();
+  let settled = false;
+  const write = act('webmcp_slides_write', { markdown: '# 誰も答えない' }, 60_000).finally(() => (settled = true));
+  await findRef(/button "やめる"/, 'the dialog\'s やめる button', 30_000);
+  const t1 = Number(await onPage(`async (page) => ${pageNow}`));
+  assert.ok(t1 - t0 < 10_000, `the dialog showed ${t1 - t0} ms after the call`);
+  // Up to 2 s before t0 + 50 s (so before the deadline whenever the call arrived), and at least
+  // 48 s after t1 (so at least 48 s after the call arrived, less t1 - t0): still waiting.
+  const waiting = await onPage(`async (page) => {
+    await page.clock.fastForward(${50_000 - (t1 - t0) - 2_000});
+    return { now: ${pageNow}, open: await page.getByRole('button', { name: 'やめる' }).isVisible() };
+  }`);
+  assert.ok(waiting.now < t0 + 50_000, `checked ${waiting.now - t0} ms after t0, before the deadline`);
+  assert.ok(waiting.now - t1 >= 48_000 - (t1 - t0), `checked ${waiting.now - t1} ms after the dialog showed`);
+  assert.equal(waiting.open, true, 'the dialog is still open just before 50 s');
+  assert.equal(settled, false, 'the call still waits just before 50 s');
+  // Past t1 + 50 s: the deadline has passed whenever the call arrived.
+  await onPage(`async (page) => { await page.clock.fastForward(${(t1 - t0) + 3_000}); }`);
+  const answer = await write;
+  const { env } = pageResult(answer);
+  assert.equal(answer.isError, true, answer.text);
+  assert.equal(env.error.code, 'declined');
+  assert.ok(Date.now() - started < 50_000, 'declined by the page\'s 50 s, which passed on its clock, not in real time');
+  await waitFor(async () => !refIn(await snapshot(), /button "やめる"/), 30_000, 'the dialog to close');
   const after = pageResult(await act('webmcp_slides_read')).env;
   assert.equal(after.markdown, before.markdown);
   await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });

@@ -8,6 +8,7 @@ import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
   confirmDialog, logRows, readLogRow,
 } from './harness.mjs';
+import { editorText } from './editor.mjs';
 
 let demo, relay, browser, page;
 
@@ -16,14 +17,15 @@ const deck = (n) => Array.from({ length: n }, (_, i) => `# ${i + 1} 枚目`).joi
 const dialog = () => confirmDialog(page);
 const heading = () => dialog().getByRole('heading', { name: TITLE });
 const dialogOpen = () => page.locator('ai-ops-confirm dialog[open]').count();
-const editor = () => page.getByLabel('Markdown', { exact: true });
+/** The deck as the page's Markdown editor shows it. */
+const editorValue = () => editorText(page.getByRole('textbox', { name: 'Markdown', exact: true }));
 
 before(async () => {
   demo = await startDemo();
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
   page = await openToolPage(browser.context, demo.origin, 'slides');
-  await waitFor(async () => (await editor().inputValue()).length > 0, 15_000, 'the deck');
+  await waitFor(async () => (await editorValue()).length > 0, 15_000, 'the deck');
   await clickSwitch(page, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations through the relay');
 });
@@ -40,19 +42,19 @@ test('[RELAY-1] [CONF-4] approved 40 s after the call arrived: the agent gets th
   const pending = callRelay(relay.client, 'slides_write', { markdown });
   await heading().waitFor({ timeout: 15_000 });
   // The page changes nothing while the dialog waits.
-  assert.doesNotMatch(await editor().inputValue(), /4 枚目/);
+  assert.doesNotMatch(await editorValue(), /4 枚目/);
   await page.waitForTimeout(Math.max(0, 40_000 - (Date.now() - started)));
   await dialog().getByRole('button', { name: '置き換える' }).click();
   const { isError, env, result } = await pending;
   assert.ok(Date.now() - started >= 40_000);
   assert.equal(isError, false, JSON.stringify(result));
   assert.deepEqual(env, { ok: true, slideCount: 4 });
-  assert.equal(await editor().inputValue(), markdown);
+  assert.equal(await editorValue(), markdown);
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');
 });
 
 test('[CONF-6] やめる: the agent gets declined and nothing changes', async () => {
-  const before = await editor().inputValue();
+  const before = await editorValue();
   const pending = callRelay(relay.client, 'slides_write', { markdown: deck(1) });
   await heading().waitFor({ timeout: 15_000 });
   await dialog().getByRole('button', { name: 'やめる' }).click();
@@ -60,19 +62,19 @@ test('[CONF-6] やめる: the agent gets declined and nothing changes', async ()
   assert.equal(isError, true);
   assert.equal(env.ok, false);
   assert.equal(env.error.code, 'declined');
-  assert.equal(await editor().inputValue(), before);
+  assert.equal(await editorValue(), before);
   assert.equal(await dialogOpen(), 0);
 });
 
 test('[CONF-6] Esc: the agent gets declined', async () => {
-  const before = await editor().inputValue();
+  const before = await editorValue();
   const pending = callRelay(relay.client, 'slides_write', { markdown: deck(2) });
   await heading().waitFor({ timeout: 15_000 });
   await page.keyboard.press('Escape');
   const { isError, env } = await pending;
   assert.equal(isError, true);
   assert.equal(env.error.code, 'declined');
-  assert.equal(await editor().inputValue(), before);
+  assert.equal(await editorValue(), before);
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');
 });
 
@@ -87,11 +89,11 @@ test('[CONF-1] [CONF-3] the action button: the operation runs and the agent gets
   const { isError, env } = await pending;
   assert.equal(isError, false);
   assert.deepEqual(env, { ok: true, slideCount: 3 });
-  assert.equal(await editor().inputValue(), markdown);
+  assert.equal(await editorValue(), markdown);
 });
 
 test('[CONF-8] a call nobody answers: declined 50 s after it arrived, and the dialog closes', { timeout: 120_000 }, async () => {
-  const before = await editor().inputValue();
+  const before = await editorValue();
   const started = Date.now();
   const pending = callRelay(relay.client, 'slides_write', { markdown: deck(5) });
   await heading().waitFor({ timeout: 15_000 });
@@ -102,11 +104,11 @@ test('[CONF-8] a call nobody answers: declined 50 s after it arrived, and the di
   assert.equal(env.error.code, 'declined');
   assert.ok(waited >= 49_000 && waited <= 60_000, `${waited} ms`);
   await waitFor(async () => (await dialogOpen()) === 0, 3000, 'the dialog to close');
-  assert.equal(await editor().inputValue(), before);
+  assert.equal(await editorValue(), before);
 });
 
 test('[CONF-7] two calls at once: two dialogs in turn, one at a time, each answer going to its own call', async () => {
-  const before = await editor().inputValue();
+  const before = await editorValue();
   const six = deck(6);
   const seven = deck(7);
   const calls = {
@@ -131,8 +133,8 @@ test('[CONF-7] two calls at once: two dialogs in turn, one at a time, each answe
   await dialog().getByRole('button', { name: 'やめる' }).click();
   const secondResult = await calls[second];
   assert.equal(secondResult.env.error.code, 'declined');
-  assert.equal(await editor().inputValue(), first === six.length ? six : seven);
-  assert.notEqual(await editor().inputValue(), before);
+  assert.equal(await editorValue(), first === six.length ? six : seven);
+  assert.notEqual(await editorValue(), before);
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');
 });
 
@@ -155,7 +157,7 @@ test('[CONF-5] 「このページでは今後尋ねない」 checked + the actio
     clearInterval(watch);
   }
   assert.equal(opened, false, 'no dialog opened');
-  assert.equal(await editor().inputValue(), deck(9));
+  assert.equal(await editorValue(), deck(9));
   const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('fd-ai-operations:slides')));
   assert.equal(typeof stored.skipConfirmUntil, 'number');
 });

@@ -5,9 +5,11 @@
 // `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, RELAY_PORT_URL, OPERATIONS } from './harness.mjs';
+import {
+  startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, recordTraffic, settlePage, RELAY_PORT_URL, OPERATIONS,
+} from './harness.mjs';
 
-let demo, relay, browser, page;
+let demo, relay, browser, page, traffic;
 /** WebSockets to a relay port the page (its frames included) opened, and which of them are still open. */
 const sockets = { opened: [], open: new Set() };
 
@@ -15,7 +17,11 @@ before(async () => {
   demo = await startDemo();
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
+  // The page's time is Playwright's clock, so each check can jump past whatever a late script or
+  // timer would still do (settlePage) instead of sleeping for it.
+  await browser.context.clock.install();
   page = await browser.context.newPage();
+  traffic = recordTraffic(page);
   page.on('websocket', (ws) => {
     if (!RELAY_PORT_URL.test(ws.url())) return;
     sockets.opened.push(ws.url());
@@ -46,8 +52,9 @@ function onThenOff(ms) {
 
 /** Everything that must be true once an on→off has settled. */
 async function assertNothingLeft(ms) {
-  // Long enough for a late embed.js to have run and its widget to have connected to the relay.
-  await page.waitForTimeout(3000);
+  // Past anything a late embed.js, its widget or a timer of the runtime would still do: 10 s of the
+  // page's clock at once, then every request ended.
+  await settlePage(page, traffic, 10_000);
   assert.equal(await switchIsOn(page, 'slides'), false, `${ms} ms: the switch is off`);
   assert.equal(await page.locator('[data-webmcp-relay]').count(), 0, `${ms} ms: no widget frame`);
   assert.equal(await page.locator('script[data-ai-ops-relay]').count(), 0, `${ms} ms: no embed.js element`);

@@ -6,6 +6,7 @@
 // Build first: `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { editorText } from './editor.mjs';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
   openToolPage, confirmDialog, logRows, readLogRows, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
@@ -118,7 +119,7 @@ test('[VER-2] [DEF-2] six switches clicked: the client lists exactly the 23 oper
 test('[VER-2] [RELAY-3] [SQL-1] [SQL-2] sql: both operations with valid input and with an unknown field', { timeout: 120_000 }, async () => {
   const read = await callWhenReady('sql_read_query');
   assertSuccess('sql_read_query', read, ['sql']);
-  assert.equal(read.env.sql, await pages.sql.getByLabel('SQL', { exact: true }).inputValue());
+  assert.equal(read.env.sql, await editorText(pages.sql.getByLabel('SQL', { exact: true })));
   await assertUnknownFieldRefused('sql', 'sql_read_query', {});
   // The engine loads on this first run.
   const run = await call('sql_run_query', { sql: 'select 6 * 7 as answer', timeoutMs: 60_000 }, 150_000);
@@ -144,7 +145,7 @@ test('[VER-2] [RELAY-3] [CONF-1] slides: read, set_theme, write (confirmed by a 
   const write = await confirmed('slides', 'slides_write', { markdown }, 'スライド「ようこそ」の全文を置き換える', '置き換える');
   assertSuccess('slides_write', write, ['slideCount']);
   assert.equal(write.env.slideCount, 2);
-  assert.equal(await pages.slides.getByLabel('Markdown', { exact: true }).inputValue(), markdown);
+  assert.equal(await editorText(pages.slides.getByRole('textbox', { name: 'Markdown', exact: true })), markdown);
 });
 
 test('[VER-2] [RELAY-3] [CONF-1] excalidraw: read, add_elements, update_element, clear (confirmed by a click) and an unknown field on each', async () => {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
-  openToolPage, readLogRow, logRows, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS, BROWSER_MODE,
+  openToolPage, readLogRow, logRows, settlePage, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS, BROWSER_MODE,
 } from './harness.mjs';
 
 let demo, relay, browser, page, traffic;
@@ -15,6 +15,9 @@ before(async () => {
   demo = await startDemo();
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
+  // The pages' time is Playwright's clock: the "nothing happens while off" checks jump past what a
+  // widget would have done (settlePage) instead of sleeping for it.
+  await browser.context.clock.install();
   page = await browser.context.newPage();
   traffic = recordTraffic(page);
   await page.goto(`${demo.origin}/slides/`);
@@ -30,8 +33,9 @@ after(async () => {
 const NOT_FOUND = (name) => new RegExp(`Tool (not found: ${name}|${name} not found)`);
 
 test('[VER-1] [SW-7] off: nothing listed in the page or through the relay, no WebSocket, no request to a relay port, no vendor script', async () => {
-  // Long enough for a widget to have scanned several ports, had one been added.
-  await page.waitForTimeout(3000);
+  // Past the time a widget would have needed to scan every port, had one been added: 10 s of the
+  // page's clock at once, then every request ended.
+  await settlePage(page, traffic, 10_000);
   assert.deepEqual(await relayedNames(relay.client), []);
   assert.equal(await page.evaluate(() => 'modelContextTesting' in navigator), false);
   assert.deepEqual(traffic.sockets, []);
@@ -115,7 +119,7 @@ async function assertFrameInert(frame, frameTraffic) {
   await frame.locator('ai-ops-switch[tool="slides"]').waitFor({ state: 'attached' });
   // The page's own code ran (the elements are defined) …
   await waitFor(() => frame.evaluate(() => customElements.get('ai-ops-switch') !== undefined), 10_000, 'the elements to be defined in the frame');
-  await frame.page().waitForTimeout(2500);
+  await settlePage(frame.page(), frameTraffic, 10_000);
   // … but the switch renders nothing, nothing is loaded or registered.
   assert.equal(await frame.evaluate(() => window.self !== window.top), true);
   assert.equal(await frame.evaluate(() => document.querySelector('ai-ops-switch').shadowRoot?.childElementCount ?? 0), 0);

@@ -7,13 +7,16 @@ import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
   switchIsOn, OPERATIONS,
 } from './harness.mjs';
+import { editorText } from './editor.mjs';
 
 const KEY = 'fd-ai-operations:slides';
 let demo, relay, browser;
 /** The two tabs, by document id. */
 const tabs = {};
 
-const editor = (page) => page.getByLabel('Markdown', { exact: true });
+/** The page's Markdown editor (CodeMirror), and the deck as it shows it. */
+const editor = (page) => page.getByRole('textbox', { name: 'Markdown', exact: true });
+const editorValue = (page) => editorText(editor(page));
 const tabId = (page) => page.evaluate(() => sessionStorage.getItem('__webmcp_relay_tab_id'));
 const stored = (page) => page.evaluate((key) => localStorage.getItem(key), KEY);
 /** The relay's names for one operation, e.g. slides_read_1a2b and slides_read_3c4d. */
@@ -21,7 +24,7 @@ const suffixed = (names, operation) => names.filter((n) => new RegExp(`^${operat
 
 async function openDoc(id) {
   const page = await openToolPage(browser.context, demo.origin, 'slides', `?doc=${id}`);
-  await waitFor(async () => (await page.title()) === `${id} — slides — ai-ops` && (await editor(page).inputValue()).length > 0, 15_000, `the deck ${id}`);
+  await waitFor(async () => (await page.title()) === `${id} — slides — ai-ops` && (await editorValue(page)).length > 0, 15_000, `the deck ${id}`);
   return page;
 }
 
@@ -62,15 +65,15 @@ test('[VER-6] both tabs are listed with suffixed names; descriptions start with 
     const answer = await callRelay(relay.client, read.name);
     assert.equal(answer.isError, false);
     assert.deepEqual(answer.env.document, { id, name: id });
-    assert.equal(answer.env.markdown, await editor(page).inputValue());
+    assert.equal(answer.env.markdown, await editorValue(page));
     seen[id] = { read: read.name, theme: own.find((t) => t.name.startsWith('slides_set_theme_')).name };
   }
   assert.notEqual(seen.a.read, seen.b.read);
   // A change through one tab's name reaches that tab only.
   const themed = await callRelay(relay.client, seen.b.theme, { theme: 'gaia' });
   assert.deepEqual(themed.env, { ok: true, theme: 'gaia' });
-  await waitFor(async () => /theme: gaia/.test(await editor(tabs.b).inputValue()), 5000, 'tab b\'s deck in gaia');
-  assert.doesNotMatch(await editor(tabs.a).inputValue(), /theme: gaia/);
+  await waitFor(async () => /theme: gaia/.test(await editorValue(tabs.b)), 5000, 'tab b\'s deck in gaia');
+  assert.doesNotMatch(await editorValue(tabs.a), /theme: gaia/);
 });
 
 test('[PERM-2] a reload keeps the switch on (no click), without extending enabledUntil; the relay lists the reloaded tab again', async () => {

@@ -1,10 +1,12 @@
 // The /slides/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the
-// real Marp (@marp-team/marp-core) bundled by demo/slides/build.mjs, and the operations called the
+// real Marp (@marp-team/marp-core) in the app's slides page (playground/slides/), the Markdown in
+// its CodeMirror editor, typed into like a person, and the operations called the
 // way an agent's calls arrive (navigator.modelContextTesting.executeTool, the path the relay widget
 // uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
+import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -14,7 +16,10 @@ const requests = [];
 /** Starts a call without waiting for it (for confirmations). */
 const start = (target, name, args) => call(target, name, args);
 
-const editor = (target) => target.getByLabel('Markdown', { exact: true });
+/** The Markdown editor: CodeMirror's content element, named "Markdown". */
+const editor = (target) => target.getByRole('textbox', { name: 'Markdown', exact: true });
+/** The editor's text as a person sees it. */
+const editorText = (target) => textOf(editor(target));
 /** The rendered slides: one <svg data-marpit-svg> each, inside the preview's shadow root. */
 const previewSlides = (target) => target.locator('#preview svg[data-marpit-svg]');
 const confirmDialog = (target) => target.locator('ai-ops-confirm');
@@ -35,31 +40,14 @@ async function openPage(query = '', { beforeLoad } = {}) {
 
 /** Waits until the deck is open: the editor is enabled and holds its Markdown. */
 async function deckLoaded(target) {
-  await waitFor(async () => !(await editor(target).isDisabled()) && (await editor(target).inputValue()).length > 0, 10_000, 'the deck to load');
+  await waitFor(async () => (await editor(target).count()) === 1 && !(await editorIsDisabled(editor(target))) && (await editorText(target)).length > 0, 10_000, 'the deck to load');
 }
 
-/**
- * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script), so a
- * test can call while the page is still loading its deck.
- */
-function holdIndexedDb() {
-  const held = [];
-  let holding = true;
-  window.__releaseIndexedDb = () => {
-    holding = false;
-    for (const release of held.splice(0)) release();
-  };
-  const open = IDBFactory.prototype.open;
-  IDBFactory.prototype.open = function (...args) {
-    const request = open.apply(this, args);
-    // Added before the page sets onsuccess, so it runs first and can stop it.
-    request.addEventListener('success', (event) => {
-      if (!holding) return;
-      event.stopImmediatePropagation();
-      held.push(() => request.onsuccess?.call(request, event));
-    });
-    return request;
-  };
+/** Replaces the editor's whole text like a person: select all, then type (paste-like insert). */
+async function replaceText(target, text) {
+  await editor(target).click();
+  await target.keyboard.press('Control+a');
+  await target.keyboard.insertText(text);
 }
 
 before(async () => {
@@ -77,10 +65,18 @@ after(async () => {
 
 test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name is in the title and the preview shows it', async () => {
   assert.equal(await page.title(), 'ようこそ — slides — ai-ops');
-  assert.equal(await page.locator('#doc-name').textContent(), 'ようこそ');
-  assert.match(await editor(page).inputValue(), /^---\ntheme: default/);
+  assert.equal(await page.locator('header.page-header .doc-name').textContent(), 'ようこそ');
+  assert.match(await editorText(page), /^---\ntheme: default/);
   await waitFor(async () => (await previewSlides(page).count()) === 3, 5000, 'three slides in the preview');
   assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);
+});
+
+test('[APP-4] [APP-5] the page passes axe: the Markdown editor is a textbox named Markdown, the document bar a named toolbar of labelled controls', async () => {
+  assert.deepEqual(await axeViolations(page), []);
+  assert.equal(await editor(page).getAttribute('aria-multiline'), 'true');
+  const bar = page.getByRole('toolbar', { name: 'スライドの操作' });
+  for (const name of ['名前', 'テーマ', '開く']) assert.equal(await bar.getByLabel(name).count(), 1, name);
+  assert.equal(await bar.getByRole('button', { name: '新しいスライド' }).count(), 1);
 });
 
 test('[SW-2] switch on by a real click: slides_read, slides_set_theme and slides_write are listed', async () => {
@@ -95,7 +91,7 @@ test('[SLI-1] [DOC-2] slides_read returns document, markdown, theme and slideCou
   assert.equal(read.isError, false);
   assert.deepEqual(Object.keys(read).sort(), ['document', 'isError', 'markdown', 'ok', 'slideCount', 'theme']);
   assert.deepEqual(read.document, { id: 'welcome', name: 'ようこそ' });
-  assert.equal(read.markdown, await editor(page).inputValue());
+  assert.equal(read.markdown, await editorText(page));
   assert.equal(read.theme, 'default');
   assert.equal(await page.getByLabel('テーマ').inputValue(), 'default');
   assert.equal(read.slideCount, 3);
@@ -115,7 +111,7 @@ test('[SLI-1] [IN-7] slides_set_theme with a listed theme changes the preview, t
   assert.deepEqual(set, { isError: false, ok: true, theme: 'gaia' });
   await waitFor(async () => (await page.locator('#preview section[data-theme="gaia"]').count()) > 0, 5000, 'the preview in gaia');
   assert.equal(await page.getByLabel('テーマ').inputValue(), 'gaia');
-  assert.match(await editor(page).inputValue(), /^---\ntheme: gaia\n/);
+  assert.match(await editorText(page), /^---\ntheme: gaia\n/);
   assert.equal((await call(page, 'slides_read', {})).theme, 'gaia');
 
   const unknown = await call(page, 'slides_set_theme', { theme: 'midnight' });
@@ -135,11 +131,11 @@ test('[SLI-1] [CONF-1] [CONF-2] slides_write asks 「スライド「ようこそ
   await dialog.getByText('渡された内容の全文').click();
   assert.equal(await dialog.locator('details pre').textContent(), markdown);
   // Nothing changed while the dialog is open.
-  assert.match(await editor(page).inputValue(), /スライドのエディタ/);
+  assert.match(await editorText(page), /スライドのエディタ/);
   await dialog.getByRole('button', { name: '置き換える' }).click();
   const result = await pending;
   assert.deepEqual(result, { isError: false, ok: true, slideCount: 4 });
-  assert.equal(await editor(page).inputValue(), markdown);
+  assert.equal(await editorText(page), markdown);
   await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides in the preview');
   assert.equal(await page.locator('#preview h1').nth(3).textContent(), '四枚目');
   assert.equal(await page.getByLabel('テーマ').inputValue(), 'uncover');
@@ -150,7 +146,7 @@ test('[SLI-1] [CONF-1] [CONF-2] slides_write asks 「スライド「ようこそ
 });
 
 test('[CONF-6] やめる answers declined and changes nothing', async () => {
-  const before = await editor(page).inputValue();
+  const before = await editorText(page);
   const pending = start(page, 'slides_write', { markdown: '# 置き換えない\n' });
   const dialog = confirmDialog(page);
   await dialog.getByRole('heading', { name: 'スライド「ようこそ」の全文を置き換える' }).waitFor();
@@ -158,23 +154,23 @@ test('[CONF-6] やめる answers declined and changes nothing', async () => {
   const result = await pending;
   assert.equal(result.isError, true);
   assert.equal(result.error.code, 'declined');
-  assert.equal(await editor(page).inputValue(), before);
+  assert.equal(await editorText(page), before);
   assert.equal((await call(page, 'slides_read', {})).markdown, before);
   assert.equal(await previewSlides(page).count(), 4);
 });
 
 test('[SLI-1] the agent\'s deck was saved in IndexedDB: a reload shows it', async () => {
-  const before = await editor(page).inputValue();
+  const before = await editorText(page);
   await page.reload();
   await deckLoaded(page);
-  assert.equal(await editor(page).inputValue(), before);
+  assert.equal(await editorText(page), before);
   await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides after the reload');
   // The switch is stored: the operations are registered again without a click (REG-2).
   await operationsListed(page);
 });
 
 test('[CONF-2] the page\'s 「元に戻す」 restores the deck an agent replaced', async () => {
-  const original = await editor(page).inputValue();
+  const original = await editorText(page);
   const pending = start(page, 'slides_write', { markdown: '# 一枚だけ\n' });
   await confirmDialog(page).getByRole('button', { name: '置き換える' }).click();
   assert.deepEqual(await pending, { isError: false, ok: true, slideCount: 1 });
@@ -182,7 +178,32 @@ test('[CONF-2] the page\'s 「元に戻す」 restores the deck an agent replace
   const undo = page.getByRole('button', { name: '元に戻す' });
   assert.equal(await undo.isDisabled(), false);
   await undo.click();
-  await waitFor(async () => (await editor(page).inputValue()) === original, 5000, 'the previous deck back in the editor');
+  await waitFor(async () => (await editorText(page)) === original, 5000, 'the previous deck back in the editor');
+  await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides again');
+  assert.equal((await call(page, 'slides_read', {})).markdown, original);
+});
+
+test('[APP-4] an agent\'s slides_write shows in the open editor at once, as one step of its undo history: one Ctrl+Z restores the text before it', async () => {
+  const original = await editorText(page);
+  const box = editor(page);
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('<!-- 手で書いた -->');
+  const typed = await editorText(page);
+  assert.equal(typed, `${original}<!-- 手で書いた -->`);
+  const markdown = '# エージェントの一枚\n\n本文\n';
+  const pending = start(page, 'slides_write', { markdown });
+  await confirmDialog(page).getByRole('button', { name: '置き換える' }).click();
+  assert.deepEqual(await pending, { isError: false, ok: true, slideCount: 1 });
+  assert.equal(await editorText(page), markdown, 'the write is in the editor when the agent gets its answer');
+  // The dialog had the keyboard: a click gives it back to the editor, then one Ctrl+Z.
+  await box.click();
+  await page.keyboard.press('Control+z');
+  await waitFor(async () => (await editorText(page)) === typed, 5000, 'the typed text back after one Ctrl+Z');
+  await waitFor(async () => (await call(page, 'slides_read', {})).markdown === typed, 5000, 'the deck the agent reads to follow');
+  // The write never merged with the typing: the next Ctrl+Z takes the typing away.
+  await page.keyboard.press('Control+z');
+  await waitFor(async () => (await editorText(page)) === original, 5000, 'the text before the typing');
   await waitFor(async () => (await previewSlides(page).count()) === 4, 5000, 'four slides again');
   assert.equal((await call(page, 'slides_read', {})).markdown, original);
 });
@@ -191,17 +212,41 @@ test('[SLI-1] a person types Markdown: the preview follows, and slides_read sees
   const box = editor(page);
   await box.click();
   await page.keyboard.press('Control+End');
-  await page.keyboard.type('\n---\n\n# 手で足した\n\n- 箇条書き\n');
+  // The editor's Enter continues a Markdown list, as an editor does: the typing ends on the item.
+  await page.keyboard.type('\n---\n\n# 手で足した\n\n- 箇条書き');
   await waitFor(async () => (await previewSlides(page).count()) === 5, 5000, 'a fifth slide in the preview');
   await page.locator('#preview h1', { hasText: '手で足した' }).waitFor();
   assert.equal(await page.locator('#slide-count').textContent(), '5 枚');
   const read = await call(page, 'slides_read', {});
   assert.equal(read.slideCount, 5);
-  assert.match(read.markdown, /# 手で足した\n\n- 箇条書き\n$/);
+  assert.match(read.markdown, /# 手で足した\n\n- 箇条書き$/);
   // A person changes the theme with the select: the Markdown's directive follows.
   await page.getByLabel('テーマ').selectOption('default');
-  await waitFor(async () => /^---\ntheme: default\n/.test(await editor(page).inputValue()), 5000, 'the directive to change');
+  await waitFor(async () => /^---\ntheme: default\n/.test(await editorText(page)), 5000, 'the directive to change');
   await waitFor(async () => (await page.locator('#preview section[data-theme="default"]').count()) > 0, 5000, 'the preview in default');
+});
+
+test('[APP-1] typing, then leaving by the app\'s home link and coming back (back button): the typed deck and the log rows are still there', async () => {
+  const box = editor(page);
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n<!-- 去る前に -->');
+  const typed = await editorText(page);
+  await showLog(page, 'slides');
+  const rows = await logRows(page, 'slides').count();
+  assert.ok(rows > 0);
+  // At once, before typing's debounced save: leaving the page saves it.
+  await leaveAndComeBack(page, 'slides');
+  await deckLoaded(page);
+  assert.equal(await editorText(page), typed);
+  await operationsListed(page);
+  assert.equal((await call(page, 'slides_read', {})).markdown, typed);
+  await showLog(page, 'slides');
+  assert.ok((await logRows(page, 'slides').count()) >= rows, 'the rows logged before leaving are still shown');
+  await page.reload();
+  await deckLoaded(page);
+  assert.equal(await editorText(page), typed, 'and it was saved');
+  await operationsListed(page);
 });
 
 test('[DOC-1] [DOC-2] [VER-6] a second tab with ?doc=second answers not_ready until its deck is loaded, then its own document', async () => {
@@ -240,7 +285,7 @@ test('[DOC-3] renaming the deck in the page changes the title and the document n
 });
 
 test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a deck\'s foreign images are not fetched', async () => {
-  await editor(page).fill('# 外の画像\n\n![外](https://example.com/a.png)\n\n---\n\n![bg](https://example.com/b.png)\n\n<style>section { background: url(https://example.com/c.png); }</style>\n');
+  await replaceText(page, '# 外の画像\n\n![外](https://example.com/a.png)\n\n---\n\n![bg](https://example.com/b.png)\n\n<style>section { background: url(https://example.com/c.png); }</style>\n');
   await waitFor(async () => (await previewSlides(page).count()) === 2, 5000, 'the preview of the new deck');
   assert.equal(await page.locator('#preview img[data-blocked-src="https://example.com/a.png"]').count(), 1);
   await page.waitForTimeout(300);

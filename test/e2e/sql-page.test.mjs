@@ -1,10 +1,12 @@
 // The /sql/ page end to end: the demo server, Debian's Chromium driven by playwright-core, the real
-// PGlite worker built by demo/sql/build.mjs, and the operations called the way an agent's calls
-// arrive (navigator.modelContextTesting.executeTool, the path the relay widget uses).
+// PGlite worker built by playground/sql/build.mjs, and the operations called the way an agent's
+// calls arrive (navigator.modelContextTesting.executeTool, the path the relay widget uses). The
+// editor is the app's CodeMirror editor, typed into and read like a person does.
 // Build first: `node esbuild.config.mjs sql`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call } from './harness.mjs';
+import { axeViolations, editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */
@@ -63,9 +65,33 @@ let tableAfterUserRun;
 
 test('[DOC-3] the page title contains the embed ID; the editor shows the saved (here: sample) SQL', async () => {
   assert.match(await page.title(), /e2e-main/);
-  await waitFor(async () => (await editor(page).inputValue()).length > 0, 10_000, 'the editor to be filled');
-  assert.match(await editor(page).inputValue(), /select/i);
-  assert.equal(await page.locator('#embed-id').textContent(), 'e2e-main');
+  await waitFor(async () => (await editorText(editor(page))).length > 0, 10_000, 'the editor to be filled');
+  assert.match(await editorText(editor(page)), /select/i);
+  assert.equal(await page.locator('.page-header .doc-name').textContent(), 'e2e-main');
+});
+
+test('[APP-4] the SQL console is a CodeMirror editor in SQL mode: real typing shows with line numbers, one Ctrl+Z takes it back', async () => {
+  const box = editor(page);
+  assert.equal(await box.getAttribute('role'), 'textbox');
+  assert.equal(await box.evaluate((el) => el.classList.contains('cm-content')), true);
+  // SQL mode: keywords and strings are tokens of their own (plain text has no token spans).
+  await waitFor(async () => (await tokenClasses(box, 'select')) !== '', 10_000, 'the SQL highlighting');
+  assert.notEqual(await tokenClasses(box, 'select'), await tokenClasses(box, 'fruits'));
+  const before = await editorText(box);
+  await box.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\nselect 6 * 7;');
+  const typed = `${before}\nselect 6 * 7;`;
+  assert.equal(await editorText(box), typed);
+  // Line numbers in the gutter, up to the new last line.
+  assert.ok((await page.locator('.cm-lineNumbers .cm-gutterElement').allTextContents()).includes(String(typed.split('\n').length)));
+  // Ctrl+Z in the editor: CodeMirror's own history (typing in one burst is one step).
+  await page.keyboard.press('Control+z');
+  assert.equal(await editorText(box), before);
+});
+
+test('[APP-4] the page with its editor passes axe', async () => {
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('[SQL-3] nothing of the engine is fetched before the first run', async () => {
@@ -81,14 +107,14 @@ test('[SW-2] switch on by a real click: sql_read_query and sql_run_query are lis
   assert.deepEqual(await toolNames(page), ['sql_read_query', 'sql_run_query']);
 });
 
-test('[SQL-1] sql_read_query returns the editor SQL and leaves it unchanged', async () => {
+test('[SQL-1] [APP-4] sql_read_query returns the editor SQL and leaves it unchanged', async () => {
   await editor(page).fill('select 40 + 2 as answer;');
-  const before = await editor(page).inputValue();
+  const before = await editorText(editor(page));
   const read = await call(page, 'sql_read_query', {});
   assert.equal(read.isError, false);
   assert.equal(read.ok, true);
   assert.equal(read.sql, before);
-  assert.equal(await editor(page).inputValue(), before);
+  assert.equal(await editorText(editor(page)), before);
 });
 
 test('[SQL-3] [SQL-2] a cold sql_run_query loads the engine (load not counted in timeoutMs); a call meanwhile answers not_ready; the Run button shows running', async () => {
@@ -171,11 +197,11 @@ test('[SQL-1] the SQL typed is saved per embed ID: a reload shows it, another ID
   await editor(page).fill(sql);
   await waitFor(async () => (await page.locator('#save-state').textContent()) === '保存済み', 5000, 'the save');
   const again = await openPage('e2e-main');
-  await waitFor(async () => (await editor(again).inputValue()) === sql, 10_000, 'the saved SQL after reopening');
+  await waitFor(async () => (await editorText(editor(again))) === sql, 10_000, 'the saved SQL after reopening');
   assert.equal((await call(again, 'sql_read_query', {})).sql, sql);
   const other = await openPage('e2e-other');
-  await waitFor(async () => (await editor(other).inputValue()).length > 0, 10_000, 'the other editor');
-  assert.notEqual(await editor(other).inputValue(), sql);
+  await waitFor(async () => (await editorText(editor(other))).length > 0, 10_000, 'the other editor');
+  assert.notEqual(await editorText(editor(other)), sql);
   assert.match(await other.title(), /e2e-other/);
   await again.close();
   await other.close();
@@ -201,17 +227,17 @@ test('[SQL-1] until the saved SQL is read, both operations answer not_ready', as
     }),
   });
   await switchIsOn(held);
-  assert.equal(await editor(held).isDisabled(), true);
+  assert.equal(await editorIsDisabled(editor(held)), true);
   for (const [name, args] of [['sql_read_query', {}], ['sql_run_query', { sql: 'select 1' }]]) {
     const answer = await call(held, name, args);
     assert.equal(answer.isError, true, name);
     assert.equal(answer.error.code, 'not_ready', name);
   }
   await held.evaluate(() => { window.__releaseSqlStorage = true; });
-  await waitFor(async () => !(await editor(held).isDisabled()), 10_000, 'the editor to load');
+  await waitFor(async () => !(await editorIsDisabled(editor(held))), 10_000, 'the editor to load');
   const read = await call(held, 'sql_read_query', {});
   assert.equal(read.ok, true);
-  assert.equal(read.sql, await editor(held).inputValue());
+  assert.equal(read.sql, await editorText(editor(held)));
   await held.close();
 });
 
@@ -306,7 +332,7 @@ test('[SQL-3] a call while the user\'s Run is running answers not_ready', async 
 });
 
 test('[SQL-6] a user stops a long run with 「止めて DB を初期化」: no AI notice, the table says it stopped', async () => {
-  const sql = await editor(page).inputValue();
+  const sql = await editorText(editor(page));
   await editor(page).fill('select pg_sleep(60)');
   await runButton(page).click();
   const stop = page.getByRole('button', { name: '止めて DB を初期化' });
@@ -343,7 +369,7 @@ test('[SQL-6] pg_sleep(5) with timeoutMs 1000 answers timeout, the page says an 
 
 test('[SQL-2] [SQL-1] after all the agent calls the result table and the editor are as the user left them; the calls are in the log', async () => {
   assert.equal(await tableHtml(page), tableAfterUserRun);
-  assert.equal(await editor(page).inputValue(), 'select pg_sleep(1.5) as slept');
+  assert.equal(await editorText(editor(page)), 'select pg_sleep(1.5) as slept');
   const rows = await page.locator('ai-ops-log [role="log"] > *').allTextContents();
   assert.ok(rows.filter((r) => r.includes('sql_run_query')).length >= 10, rows.join('\n'));
 });

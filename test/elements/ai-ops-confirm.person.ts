@@ -3,9 +3,12 @@
 // person opened. The automated path is tested in ai-ops-confirm.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { centerOf, cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn, until } from './helpers.js';
+
+// All three tags now, as a page that has turned a switch on has them.
+await loadAiOpsElements();
 
 describe('<ai-ops-confirm> in a browser a person opened', () => {
   afterEach(async () => {

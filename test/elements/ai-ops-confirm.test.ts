@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { AiOps } from '../../src/runtime.js';
@@ -9,6 +9,9 @@ import {
   type FakeClock,
 } from './helpers.js';
 import { POINTER_GUARD_MS } from '../../elements/ai-ops-confirm.js';
+
+// All three tags now, as a page that has turned a switch on has them.
+await loadAiOpsElements();
 
 const view = (el: AiOpsConfirm) => {
   const root = el.shadowRoot!;

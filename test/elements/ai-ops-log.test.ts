@@ -1,12 +1,15 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { a11ySnapshot, resetMouse, sendMouse } from '@web/test-runner-commands';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until,
 } from './helpers.js';
+
+// All three tags now, as a page that has turned a switch on has them.
+await loadAiOpsElements();
 
 const rowsOf = (el: AiOpsLog) => [...el.shadowRoot!.querySelectorAll<HTMLDetailsElement>('[role="log"] > details')];
 const part = (root: ParentNode, name: string) => root.querySelector<HTMLElement>(`[part~="${name}"]`);
@@ -273,6 +276,29 @@ describe('<ai-ops-log>', () => {
     await el.updateComplete;
     expect(log.scrollTop).to.equal(0);
     expect(textOf(part(rowsOf(el).at(-1)!, 'args-summary'))).to.equal('{"text":"call 13"}');
+  });
+
+  it('[LOG-5] a new row renders a moment after the call, on the element\'s injected clock, not inside the call', async () => {
+    const { session, el } = await setup('tab');
+    await turnOn(session);
+    await el.updateComplete;
+    const clock = createFakeClock();
+    el.clock = clock;
+    await aTimeout(0); // the update that setting the clock asked for now waits on the fake clock
+    clock.advance(16);
+    await el.updateComplete;
+    await session.call('sql_echo', { text: 'later' });
+    await aTimeout(0);
+    expect(el.isUpdatePending, 'the render waits').to.equal(true);
+    expect(rowsOf(el).length).to.equal(0);
+    // Real time passes well beyond the delay: the element waits for its own clock only.
+    await aTimeout(60);
+    clock.advance(15);
+    await aTimeout(0);
+    expect(rowsOf(el).length).to.equal(0);
+    clock.advance(1);
+    await el.updateComplete;
+    expect(rowsOf(el).map((r) => textOf(part(r, 'args-summary')))).to.deep.equal(['{"text":"later"}']);
   });
 
   it('[LOG-6] arguments and results are text: HTML creates no element; Markdown/XML shows unescaped', async () => {

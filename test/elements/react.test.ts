@@ -4,6 +4,8 @@ import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { AiOpsConfirm, AiOpsLog, AiOpsSwitch, useAiOpsStore } from '../../elements/react.js';
 import type { AiOpsSwitch as AiOpsSwitchElement } from '../../elements/ai-ops-switch.js';
+import type { AiOpsLog as AiOpsLogElement } from '../../elements/ai-ops-log.js';
+import type { AiOpsConfirm as AiOpsConfirmElement } from '../../elements/ai-ops-confirm.js';
 import type { AiOpsSwitchChangeEvent, AiOpsLogVisibilityChangeEvent } from '../../elements/events.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { cleanupRuntimes, createTestRuntime, statusReached, testOperations, textOf, until } from './helpers.js';
@@ -43,13 +45,25 @@ describe('React wrappers', () => {
     await expect(el).to.be.accessible();
     const input = el.shadowRoot!.querySelector('input')!;
     expect(textOf(el.shadowRoot!.querySelector('label'))).to.equal('AI からの操作');
-    expect(container.querySelector('ai-ops-confirm')!.shadowRoot!.querySelector('dialog')).to.exist;
+    // REACT-1: while the switch is off the dialog and the log are bare tags, their code not loaded.
+    // (Booleans: a failed assertion that prints an element class ends the whole browser run.)
+    expect(customElements.get('ai-ops-confirm') === undefined, '<ai-ops-confirm> undefined while off').to.equal(true);
+    expect(customElements.get('ai-ops-log') === undefined, '<ai-ops-log> undefined while off').to.equal(true);
+    const loaded = performance.getEntriesByType('resource').map((e) => e.name).filter((url) => /ai-ops-(log|confirm)\.ts/.test(url));
+    expect(loaded).to.deep.equal([]);
 
     input.click();
     await statusReached(session, 'on');
     expect(changes).to.deep.equal([{ tool: 'slides', on: true }]);
+    await Promise.all([customElements.whenDefined('ai-ops-confirm'), customElements.whenDefined('ai-ops-log')]);
+    const confirm = container.querySelector<AiOpsConfirmElement>('ai-ops-confirm')!;
+    await confirm.updateComplete;
+    expect(confirm.shadowRoot!.querySelector('dialog')).to.exist;
+    expect(confirm.aiOps === aiOps, 'the dialog took over the aiOps React set before it upgraded').to.equal(true);
     await until(() => visibility.includes(true), 'the log to show');
-    expect(container.querySelector('ai-ops-log')!.getAttribute('mode')).to.equal('tab');
+    const log = container.querySelector<AiOpsLogElement>('ai-ops-log')!;
+    expect(log.getAttribute('mode')).to.equal('tab');
+    expect(log.aiOps === aiOps, 'the log took over the aiOps React set before it upgraded').to.equal(true);
   });
 
   it('[SHAPE-6] the stores work with useSyncExternalStore (useAiOpsStore)', async () => {

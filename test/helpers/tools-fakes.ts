@@ -1,13 +1,16 @@
 // In-memory stand-ins for the six tools' engines, behaving like the real ones where the operations
-// can tell: the node runtime's tree/read/write/remove codes and streaming processes
-// (demo/node/engine/node-runtime.ts), the Go page's files module and run function, the SQL page's
-// engine states and run results (demo/sql/engine/sql-engine.ts), and the open documents of
+// can tell: the node runtime's tree/read/write/remove codes and streaming processes, run through
+// the page's own run race (`runToEnd` of playground/node/engine/node-runtime.ts), the Go page's files
+// module and run function, the SQL page's
+// engine states and run results (playground/sql/engine/sql-engine.ts), and the open documents of
 // slides, excalidraw and drawio.
 import type {
-  NodeChangeResult, NodeProcessLike, NodeReadResult, NodeRuntimeLike, NodeToolAdapter, NodeTreeEntry,
+  NodeChangeResult, NodeReadResult, NodeRunOutcome, NodeRunRequest, NodeRuntimeLike, NodeToolAdapter, NodeTreeEntry,
 } from '../../tools/node/adapter.js';
-import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from '../../tools/sql/adapter.js';
-import type { GoFileEntry, GoFilesModule, GoRunMode, GoRunOutcome, GoRunnerStatus, GoToolAdapter } from '../../tools/go/adapter.js';
+import type { SqlEngineStatus, SqlRunOutcome, SqlRunRequest, SqlToolAdapter } from '../../tools/sql/adapter.js';
+import type { GoFileEntry, GoFilesModule, GoRunMode, GoRunOutcome, GoRunRequest, GoRunnerStatus, GoToolAdapter } from '../../tools/go/adapter.js';
+import type { Clock } from '../../src/clock.js';
+import { runToEnd, type RunnableProcess } from '../../playground/node/engine/node-runtime.js';
 import type { SlidesToolAdapter } from '../../tools/slides/adapter.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter } from '../../tools/excalidraw/adapter.js';
 import type { DrawioToolAdapter } from '../../tools/drawio/adapter.js';
@@ -23,7 +26,7 @@ const parentsOf = (path: string): string[] => {
 // node
 
 /** A process whose behaviour the test scripts: it writes, exits, or hangs until killed. */
-export class FakeProcess implements NodeProcessLike {
+export class FakeProcess implements RunnableProcess {
   private text = '';
   private listeners = new Set<(chunk: string) => void>();
   private settle!: (code: number) => void;
@@ -38,6 +41,7 @@ export class FakeProcess implements NodeProcessLike {
         this.listeners.delete(listener);
       };
     },
+    getText: () => this.text,
     truncated: false,
   };
   constructor(readonly command: string, readonly args: readonly string[], readonly name: string) {
@@ -70,6 +74,10 @@ export class FakeNodeRuntime implements NodeRuntimeLike {
   readonly started: FakeProcess[] = [];
   readonly programs = new Map<string, FakeProgram>();
   readonly excludes = { patterns: ['node_modules/', '.git/', '*.log'] as readonly string[] };
+  /** The clock of the run race (timeoutMs, the bounded wait for a kill); fires at once by default. */
+  clock: Clock = createImmediateClock();
+  /** What `run` was asked for, in order. */
+  readonly runs: { command: string; args: readonly string[]; name: string; timeoutMs: number }[] = [];
   refreshes = 0;
   private treeState: readonly (NodeTreeEntry & { excluded: boolean })[] = [];
   private treeListeners = new Set<() => void>();
@@ -112,6 +120,14 @@ export class FakeNodeRuntime implements NodeRuntimeLike {
     },
   };
 
+  /** Like the runtime's `run`: an aborted signal starts nothing; then the page's run race. */
+  run = async (command: string, args: readonly string[], { name, timeoutMs, signal }: NodeRunRequest): Promise<NodeRunOutcome> => {
+    this.runs.push({ command, args: [...args], name, timeoutMs });
+    if (signal?.aborted) return { kind: 'cancelled', output: '', killConfirmed: true };
+    return runToEnd(await this.processes.start(command, args, { name }), { timeoutMs, signal, clock: this.clock });
+  };
+
+  /** How the fake starts a process (scripted by `programs`); not part of the adapter. */
   readonly processes = {
     start: async (command: string, args: readonly string[], options: { name: string }) => {
       const proc = new FakeProcess(command, [...args], options.name);
@@ -184,7 +200,7 @@ export class FakeGoPage implements GoToolAdapter {
   loaded = true;
   state: GoRunnerStatus = 'idle';
   /** What the next runs answer; the default exits 0 with "ok\n". */
-  outcomes: ((mode: GoRunMode, snapshot: Record<string, string>) => GoRunOutcome | Promise<GoRunOutcome>)[] = [];
+  outcomes: ((mode: GoRunMode, snapshot: Record<string, string>, options: GoRunRequest) => GoRunOutcome | Promise<GoRunOutcome>)[] = [];
   readonly runs: { mode: GoRunMode; timeoutMs: number; snapshot: Record<string, string> }[] = [];
 
   readonly files: GoFilesModule = {
@@ -213,14 +229,14 @@ export class FakeGoPage implements GoToolAdapter {
 
   getRunnerState = () => this.state;
 
-  run = async (mode: GoRunMode, options: { timeoutMs: number }): Promise<GoRunOutcome> => {
+  run = async (mode: GoRunMode, options: GoRunRequest): Promise<GoRunOutcome> => {
     if (this.state !== 'idle') return { kind: 'busy' };
     const snapshot = Object.fromEntries(this.fileMap);
     this.runs.push({ mode, timeoutMs: options.timeoutMs, snapshot });
     this.state = 'running';
     try {
       const next = this.outcomes.shift();
-      return next ? await next(mode, snapshot) : { kind: 'exited', exitCode: 0, output: 'ok\n' };
+      return next ? await next(mode, snapshot, options) : { kind: 'exited', exitCode: 0, output: 'ok\n' };
     } finally {
       this.state = 'idle';
     }
@@ -236,7 +252,7 @@ export class FakeSqlPage implements SqlToolAdapter {
   editorSql = 'select 1;';
   state: SqlEngineStatus = 'unloaded';
   /** What the next runs answer; the default is one statement with one row. */
-  outcomes: ((sql: string) => SqlRunOutcome | Promise<SqlRunOutcome>)[] = [];
+  outcomes: ((sql: string, options: SqlRunRequest) => SqlRunOutcome | Promise<SqlRunOutcome>)[] = [];
   loadFails = false;
   readonly runs: { sql: string; timeoutMs: number }[] = [];
 
@@ -244,8 +260,8 @@ export class FakeSqlPage implements SqlToolAdapter {
   getEditorSql = () => this.editorSql;
   getEngineState = () => this.state;
 
-  run = async (sql: string, options: { timeoutMs: number }): Promise<SqlRunOutcome> => {
-    if (this.state === 'loading' || this.state === 'running') return { ok: false, kind: 'busy' };
+  run = async (sql: string, options: SqlRunRequest): Promise<SqlRunOutcome> => {
+    if (this.state === 'loading' || this.state === 'running') return { kind: 'busy' };
     this.runs.push({ sql, timeoutMs: options.timeoutMs });
     if (this.state !== 'ready') {
       if (this.loadFails) {
@@ -258,8 +274,8 @@ export class FakeSqlPage implements SqlToolAdapter {
     try {
       const next = this.outcomes.shift();
       return next
-        ? await next(sql)
-        : { ok: true, kind: 'results', results: [{ fields: [{ name: 'one', dataTypeID: 23 }], rows: [[1]], affectedRows: 0 }], ms: 3 };
+        ? await next(sql, options)
+        : { kind: 'exited', ended: 'committed', results: [{ fields: [{ name: 'one', dataTypeID: 23 }], rows: [[1]], affectedRows: 0 }], ms: 3 };
     } finally {
       this.state = 'ready';
     }

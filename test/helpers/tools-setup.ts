@@ -1,6 +1,11 @@
 // The 23 definitions over fresh fakes, for the tests that look at all of them at once.
 import type { AnyOperationDefinition } from '../../src/definition.js';
-import { createDrawioOperations, createExcalidrawOperations, createGoOperations, createNodeOperations, createSlidesOperations, createSqlOperations } from '../../tools/index.js';
+import { createDrawioOperations } from '../../tools/drawio/index.js';
+import { createExcalidrawOperations } from '../../tools/excalidraw/index.js';
+import { createGoOperations } from '../../tools/go/index.js';
+import { createNodeOperations } from '../../tools/node/index.js';
+import { createSlidesOperations } from '../../tools/slides/index.js';
+import { createSqlOperations } from '../../tools/sql/index.js';
 import { FakeDrawioPage, FakeExcalidrawPage, FakeGoPage, FakeNodeRuntime, FakeSlidesPage, FakeSqlPage, nodeAdapter } from './tools-fakes.js';
 
 /** Fresh fakes and the definitions built on them. */

@@ -1,9 +1,9 @@
 // The package's public surface, read from the sources with the TypeScript checker: for every entry
 // of package.json `exports`, the names (values and types) a consumer can import.
 import ts from 'typescript';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve, dirname } from 'node:path';
+import { join, resolve, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,3 +86,74 @@ export async function documentedSpecifiers() {
   return found;
 }
 
+
+/**
+ * Every source file `file` reaches through relative imports (static, `export … from`, and dynamic),
+ * itself included, as paths relative to the root (`.js` specifiers read as their `.ts`/`.tsx`).
+ * @param {string} file e.g. 'elements/index.ts'
+ * @returns {Promise<string[]>}
+ */
+export async function localImportGraph(file) {
+  const seen = new Set();
+  const visit = async (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const text = await readFile(join(root, path), 'utf8');
+    const specifiers = [...text.matchAll(/(?:import|export)\s[^'";]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|import\s*['"](\.[^'"]+)['"]/g)]
+      .map((m) => m[1] ?? m[2] ?? m[3]);
+    for (const specifier of specifiers) {
+      const target = relative(root, resolve(root, dirname(path), specifier));
+      const source = [target.replace(/\.js$/, '.ts'), target.replace(/\.js$/, '.tsx'), target].find((p) => existsSync(join(root, p)));
+      if (source && /\.(ts|tsx)$/.test(source)) await visit(source);
+    }
+  };
+  await visit(file);
+  return [...seen].sort();
+}
+
+/**
+ * The import paths the README's "Import paths" table lists: every `ai-ops…` in code spans of its
+ * rows' first column.
+ * @returns {Promise<string[]>} sorted
+ */
+export async function readmeEntries() {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Import paths\n');
+  if (start < 0) throw new Error('README.md has no "## Import paths" section');
+  const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+  const specifiers = [];
+  for (const line of section.split('\n')) {
+    if (!line.startsWith('| `')) continue;
+    const first = line.split('|')[1];
+    for (const [, specifier] of first.matchAll(/`(ai-ops(?:\/[^`]*)?)`/g)) specifiers.push(specifier);
+  }
+  return specifiers.sort();
+}
+
+/**
+ * Every named import from ai-ops the README and the sources' JSDoc examples show
+ * (`import { a, type B } from 'ai-ops/…'`, and `'/ai-ops/ai-ops.js'`, the bundle a page without a
+ * bundler loads), as the exports entry it names and the imported names.
+ * @returns {Promise<{file: string, entry: string, names: string[]}[]>}
+ */
+export async function documentedImports() {
+  const files = ['README.md'];
+  const walk = async (dir) => {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  const found = [];
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const [, list, specifier] of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](ai-ops(?:\/[^'"\s]*)?|\/ai-ops\/ai-ops\.js)['"]/g)) {
+      const entry = specifier === '/ai-ops/ai-ops.js' ? './bundle' : specifier === pkg.name ? '.' : `./${specifier.slice(pkg.name.length + 1)}`;
+      const names = list.split(',').map((part) => part.replace(/^\s*\*?\s*type\s+/, '').trim().split(/\s+as\s+/)[0].trim()).filter(Boolean);
+      found.push({ file, entry, names });
+    }
+  }
+  return found;
+}

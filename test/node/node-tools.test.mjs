@@ -1,5 +1,5 @@
 // The node operations (tools/node/operations.ts) through the real call path (src/call.ts) on the
-// real runtime client (demo/node/engine/node-runtime.ts) against a real demo server and its runner:
+// real runtime client (playground/node/engine/node-runtime.ts) against a real demo server and its runner:
 // what an agent gets back for terminal output, a cut tree, commands too long for the runner,
 // timeouts and cancelled calls. The sources are bundled with esbuild, as in runner-client.test.mjs.
 // Run: node --test test/node/node-tools.test.mjs
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -24,7 +24,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ai-ops-node-tools-'));
   const entry = join(dir, 'entry.ts');
   await writeFile(entry, [
-    `export { NodeRuntime } from ${JSON.stringify(here('../../demo/node/engine/node-runtime.ts'))};`,
+    `export { NodeRuntime } from ${JSON.stringify(here('../../playground/node/engine/node-runtime.ts'))};`,
     `export { createNodeOperations } from ${JSON.stringify(here('../../tools/node/operations.ts'))};`,
     `export { compileOperation, runCall } from ${JSON.stringify(here('../../src/call.ts'))};`,
   ].join('\n'));
@@ -47,6 +47,40 @@ async function setup() {
   const hooks = { isEnabled: () => true, skipsConfirmation: () => true, confirm: async () => () => {} };
   const call = async (name, input, options) => JSON.parse((await lib.runCall(operations.get(name), input, hooks, options)).json);
   return { runtime, call };
+}
+
+/** The handle of the first process named `name` that is running, once the runtime's list shows it. */
+function runningProcess(runtime, name) {
+  return new Promise((resolve) => {
+    let stop = null;
+    let done = false;
+    const check = () => {
+      const entry = done ? null : runtime.processes.list.getState().find((p) => p.name === name && p.status === 'running');
+      const handle = entry && runtime.processes.get(entry.id);
+      if (!handle) return;
+      done = true;
+      stop?.();
+      resolve(handle);
+    };
+    stop = runtime.processes.list.subscribe(check);
+    if (done) stop();
+    else check();
+  });
+}
+
+/** Resolves once `handle`'s output holds `text` (on its own chunk notifications). */
+function outputOf(handle, text) {
+  return new Promise((resolve) => {
+    let stop = null;
+    let done = false;
+    stop = handle.output.subscribe(() => {
+      if (done || !handle.output.getText().includes(text)) return;
+      done = true;
+      stop?.();
+      resolve();
+    });
+    if (done) stop();
+  });
 }
 
 const statusOf = (runtime, name) => runtime.processes.list.getState().filter((p) => p.name === name).map((p) => p.status);
@@ -115,18 +149,18 @@ describe('node operations on the real runner', () => {
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);
   });
 
-  it('[NAT-2] a cancelled node_run_command stops its process and answers failed with the output so far', async () => {
+  it('[NAT-6] [NAT-2] a cancelled node_run_command stops its process and answers declined with the output so far', async () => {
     const { call, runtime } = await setup();
     const controller = new AbortController();
     const pending = call('node_run_command', { command: 'node', args: ['-e', "console.log('serving'); setInterval(() => {}, 1000)"], timeoutMs: 60_000 }, { signal: controller.signal });
-    for (let i = 0; i < 200 && !runtime.processes.list.getState().some((p) => p.status === 'running'); i++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 300)); // let the first line arrive
+    // The first line has arrived (the process's own output stream says so): then cancel.
+    await outputOf(await runningProcess(runtime, 'ai: node'), 'serving\n');
     controller.abort();
     const started = Date.now();
     const result = await pending;
     assert.ok(Date.now() - started < 10_000);
     assert.equal(result.ok, false);
-    assert.equal(result.error.code, 'failed');
+    assert.equal(result.error.code, 'declined');
     assert.match(result.error.message, /cancelled/);
     assert.equal(result.output, 'serving\n');
     assert.deepEqual(statusOf(runtime, 'ai: node'), ['exited']);

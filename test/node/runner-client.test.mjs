@@ -1,4 +1,4 @@
-// The browser client demo/node/engine/node-runtime.ts against a real demo server. The client uses
+// The browser client playground/node/engine/node-runtime.ts against a real demo server. The client uses
 // only fetch, streams and TextDecoder, which Node has too; the test compiles it with esbuild and
 // adds the Origin header a browser would add. Run: node --test test/node/runner-client.test.mjs
 import { after, before, describe, it } from 'node:test';
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 
-const source = fileURLToPath(new URL('../../demo/node/engine/node-runtime.ts', import.meta.url));
+const source = fileURLToPath(new URL('../../playground/node/engine/node-runtime.ts', import.meta.url));
 
 let dir;
 let server;

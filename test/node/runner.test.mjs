@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 import { descendantsOf, isGone } from './sandbox-harness.mjs';
 
 let root;

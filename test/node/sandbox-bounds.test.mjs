@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 import { descendantsOf, isGone, manualTimers, runnerClient } from './sandbox-harness.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -125,7 +125,7 @@ describe('sandbox: bounds (BOX-3)', () => {
   it('[BOX-3] a disk fill of many files, each under the file size limit, is stopped at the workspace disk limit', async () => {
     const started = await call('spawn', { command: 'node', args: ['-e', "const fs = require('fs'); fs.mkdirSync('fill', { recursive: true }); let i = 0; const b = Buffer.alloc(4 << 20, 1); const go = () => { fs.writeFileSync('fill/' + i++, b); setTimeout(go, 5); }; go();"] });
     const done = follow(started.process.id);
-    const { diskUsage } = await import('../../demo/server/workspace.mjs');
+    const { diskUsage } = await import('../../playground/node/server/workspace.mjs');
     await waitUntil(async () => (await diskUsage(server.workspace)) > LIMITS.diskBytes, 15_000, 'the workspace to pass the limit');
     timers.fire(LIMITS.diskCheckMs);
     const lines = await done;
@@ -235,7 +235,7 @@ describe('sandbox: never unconfined (BOX-5)', () => {
 /** Starts a demo server in another process (as `nobody` when the tests run as root). */
 async function startServerProcess({ unprivileged = false } = {}) {
   const script = `
-    import { startServer } from ${JSON.stringify(join(repo, 'demo/server/serve.mjs'))};
+    import { startServer } from ${JSON.stringify(join(repo, 'playground/server/serve.mjs'))};
     const s = await startServer({ port: 0, root: ${JSON.stringify(tmpdir())} });
     console.log(JSON.stringify({ port: s.port, origin: s.origin, token: s.token, workspace: s.workspace }));
     process.once('SIGTERM', () => s.close().finally(() => process.exit(0)));

@@ -1,5 +1,5 @@
 // Shared by the sandbox suites: a demo server started in this process and the same requests the
-// node page sends (demo/node/engine/node-runtime.ts): POST /__runner/<name> with the token.
+// node page sends (playground/node/engine/node-runtime.ts): POST /__runner/<name> with the token.
 // Not a test file itself (no `.test.` in the name).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

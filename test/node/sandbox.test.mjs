@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../demo/server/serve.mjs';
+import { startServer } from '../../playground/server/serve.mjs';
 import { descendantsOf, isGone, manualTimers, runnerClient } from './sandbox-harness.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

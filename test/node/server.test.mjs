@@ -1,4 +1,4 @@
-// The demo server's static side and its request checks (demo/server/serve.mjs).
+// The demo server's static side and its request checks (playground/server/serve.mjs).
 // Run: node --test test/node/server.test.mjs
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOKEN_PLACEHOLDER, startServer } from '../../demo/server/serve.mjs';
+import { APP_ROUTES, TOKEN_PLACEHOLDER, startServer } from '../../playground/server/serve.mjs';
 
 /** Raw HTTP request (no URL normalisation, any Host header). */
 function send(port, { method = 'GET', path = '/', headers = {}, body } = {}) {
@@ -31,7 +31,7 @@ function tryConnect(host, port) {
   });
 }
 
-describe('demo server: static files', () => {
+describe('playground server: static files', () => {
   let parent;
   let root;
   let server;
@@ -40,13 +40,17 @@ describe('demo server: static files', () => {
     parent = await mkdtemp(join(tmpdir(), 'ai-ops-serve-test-'));
     root = join(parent, 'site');
     await mkdir(join(root, 'tool'), { recursive: true });
-    await mkdir(join(root, 'node'), { recursive: true });
+    for (const route of APP_ROUTES) await mkdir(join(root, route), { recursive: true });
+    await mkdir(join(root, 'sample'), { recursive: true });
     await mkdir(join(root, 'other'), { recursive: true });
     // A file beside the root that traversal attempts try to reach.
     await writeFile(join(parent, 'package.json'), '{"secret":"outside-the-root"}');
-    await writeFile(join(root, 'index.html'), '<!doctype html><title>home</title>');
+    await writeFile(join(root, 'index.html'), `<!doctype html><title>home</title><meta content="${TOKEN_PLACEHOLDER}">`);
     await writeFile(join(root, 'tool', 'index.html'), '<!doctype html><title>tool</title>');
-    await writeFile(join(root, 'node', 'index.html'), `<meta name="ai-ops-runner-token" content="${TOKEN_PLACEHOLDER}">`);
+    for (const route of APP_ROUTES.filter((r) => r !== '/')) {
+      await writeFile(join(root, route, 'index.html'), `<title>app</title><meta name="ai-ops-runner-token" content="${TOKEN_PLACEHOLDER}">`);
+    }
+    await writeFile(join(root, 'sample', 'index.html'), `<p>${TOKEN_PLACEHOLDER}</p>`);
     await writeFile(join(root, 'other', 'index.html'), `<p>${TOKEN_PLACEHOLDER}</p>`);
     const files = {
       'a.js': 'text/javascript', 'b.mjs': 'text/javascript', 'c.css': 'text/css', 'd.json': 'application/json',
@@ -123,17 +127,22 @@ describe('demo server: static files', () => {
     assert.equal((await send(server.port, { path: '/index.html', headers: { host: `localhost:${server.port}` } })).status, 200);
   });
 
-  it('[RUNNER] the token replaces the placeholder in /node/index.html only, never cached', async () => {
-    const page = await send(server.port, { path: '/node/' });
-    assert.equal(page.status, 200);
-    const html = page.body.toString();
-    assert.ok(html.includes(server.token));
-    assert.ok(!html.includes(TOKEN_PLACEHOLDER));
-    assert.equal(page.headers['cache-control'], 'no-store');
-    assert.equal(page.headers.etag, undefined);
-    const other = (await send(server.port, { path: '/other/' })).body.toString();
-    assert.ok(other.includes(TOKEN_PLACEHOLDER));
-    assert.ok(!other.includes(server.token));
+  it('[RUNNER] the token replaces the placeholder in the app document at / and each tool path only, never cached', async () => {
+    assert.deepEqual(APP_ROUTES, ['/', '/sql/', '/slides/', '/excalidraw/', '/drawio/', '/node/', '/go/']);
+    for (const path of [...APP_ROUTES, '/node/index.html', '/index.html', '//sql/index.html']) {
+      const page = await send(server.port, { path });
+      assert.equal(page.status, 200, path);
+      const html = page.body.toString();
+      assert.ok(html.includes(server.token), path);
+      assert.ok(!html.includes(TOKEN_PLACEHOLDER), path);
+      assert.equal(page.headers['cache-control'], 'no-store', path);
+      assert.equal(page.headers.etag, undefined, path);
+    }
+    for (const path of ['/other/', '/sample/', '/sample/index.html']) {
+      const other = (await send(server.port, { path })).body.toString();
+      assert.ok(other.includes(TOKEN_PLACEHOLDER), path);
+      assert.ok(!other.includes(server.token), path);
+    }
     assert.ok(server.token.length >= 40);
   });
 
@@ -167,7 +176,7 @@ describe('demo server: static files', () => {
   });
 });
 
-describe('demo server: lifecycle', () => {
+describe('playground server: lifecycle', () => {
   it('[RUNNER] each start has its own token and workspace; close() deletes the workspace and frees the port', async () => {
     const root = await mkdtemp(join(tmpdir(), 'ai-ops-serve-test-'));
     const one = await startServer({ port: 0, root });

@@ -1,5 +1,6 @@
 // PKG-4: while every switch is off, a page loads at most 12 KB (min+gzip) of ai-ops and Lit; a
-// failure prints where the bytes come from, file by file. The in-browser view of the same (no vendor file, no log or dialog code before the click) is in
+// failure prints where the bytes come from, file by file. The same budget asserted on what a real page fetches is
+// test/e2e/switch-off-page.test.mjs; the in-browser view (no vendor file, no log or dialog code before the click) is also in
 // test/consumers/package.test.mjs and test/elements/define-on-demand.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -125,6 +125,28 @@ describe('tools/go', () => {
     expect(done.truncated).to.equal(true);
   });
 
+  for (const mode of ['run', 'test'] as const) {
+    it(`[NAT-6] go_${mode} cancelled by its caller answers declined with the output so far; 停止 answers declined saying the user stopped it`, async () => {
+      const { page, call } = setup();
+      // The page's run function stops the job and resolves to `cancelled` once the call's signal aborts (NAT-2).
+      page.outcomes.push((_mode, _snapshot, { signal }) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ kind: 'cancelled', output: 'tick\n' }))));
+      const controller = new AbortController();
+      const pending = call(`go_${mode}`, {}, 'accept', { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(page.state).to.equal('running');
+      controller.abort();
+      const cancelled = (await pending).result;
+      expect(cancelled).to.deep.equal({ ok: false, error: cancelled.error, output: 'tick\n', truncated: false });
+      expect(cancelled.error?.code).to.equal('declined');
+      expect(cancelled.error?.message).to.match(/caller cancelled/);
+      page.outcomes.push(() => ({ kind: 'stopped', output: 'tock\n' }));
+      const stopped = (await call(`go_${mode}`)).result;
+      expect(stopped).to.deep.include({ ok: false, output: 'tock\n' });
+      expect(stopped.error?.code).to.equal('declined');
+      expect(stopped.error?.message).to.match(/the user stopped/);
+    });
+  }
+
   it('[GO-7] a run or test while one runs (agent or user) answers not_ready', async () => {
     const { page, call } = setup();
     const job = deferred();

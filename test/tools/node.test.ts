@@ -15,7 +15,8 @@ function setup(files: Record<string, string> = { 'index.js': 'console.log(1)\n',
   const runtime = new FakeNodeRuntime(files, dirs);
   const adapter = nodeAdapter(runtime);
   const clock = createImmediateClock();
-  const call = caller(createNodeOperations(adapter, { clock }));
+  runtime.clock = clock;
+  const call = caller(createNodeOperations(adapter));
   return { runtime, adapter, clock, call };
 }
 
@@ -42,7 +43,7 @@ describe('tools/node', () => {
 
   it('[NODE-2] every call reads the current runtime instance: a reboot replaces it', async () => {
     const adapter = nodeAdapter(null);
-    const call = caller(createNodeOperations(adapter, { clock: createImmediateClock() }));
+    const call = caller(createNodeOperations(adapter));
     expect((await call('node_read_file', { path: 'a.txt' })).result.error?.code).to.equal('not_ready');
     const first = new FakeNodeRuntime({ 'a.txt': 'first' });
     adapter.runtime = first;
@@ -101,7 +102,8 @@ describe('tools/node', () => {
   it('[NODE-4] a timeout answers only once the runtime confirms the process has exited', async () => {
     const runtime = new FakeNodeRuntime();
     const clock = new FakeClock();
-    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock }));
+    runtime.clock = clock;
+    const call = caller(createNodeOperations(nodeAdapter(runtime)));
     let confirmExit: (() => void) | null = null;
     runtime.programs.set('stubborn', (p) => {
       p.write('working\n');
@@ -131,7 +133,8 @@ describe('tools/node', () => {
   it('[NODE-4] a process whose end is never confirmed still answers timeout, after a bound, saying so', async () => {
     const runtime = new FakeNodeRuntime();
     const clock = new FakeClock();
-    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock }));
+    runtime.clock = clock;
+    const call = caller(createNodeOperations(nodeAdapter(runtime)));
     runtime.programs.set('zombie', (p) => {
       p.kill = () => { p.killed = true; return Promise.resolve(); }; // never exits
     });
@@ -149,10 +152,11 @@ describe('tools/node', () => {
     expect(result.error?.message).to.match(/not confirmed/);
   });
 
-  it('[NAT-2] node_run_command cancelled by its caller kills the process and answers a failure with the output so far', async () => {
+  it('[NAT-6] [NAT-2] node_run_command cancelled by its caller kills the process and answers declined with the output so far', async () => {
     const runtime = new FakeNodeRuntime();
     runtime.programs.set('server', (p) => p.write('listening\n')); // runs until killed
-    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock: createFrozenClock() }));
+    runtime.clock = createFrozenClock();
+    const call = caller(createNodeOperations(nodeAdapter(runtime)));
     const controller = new AbortController();
     const pending = call('node_run_command', { command: 'server' }, 'accept', { signal: controller.signal });
     for (let i = 0; i < 20 && runtime.started.length === 0; i++) await new Promise((r) => setTimeout(r, 0));
@@ -160,7 +164,7 @@ describe('tools/node', () => {
     controller.abort();
     const { result } = await pending;
     expect(result.ok).to.equal(false);
-    expect(result.error?.code).to.equal('failed');
+    expect(result.error?.code).to.equal('declined');
     expect(result.error?.message).to.match(/cancelled/);
     expect(result.output).to.equal('listening\n');
     expect(runtime.started[0].killed).to.equal(true);
@@ -209,12 +213,14 @@ describe('tools/node', () => {
     expect(runtime.started).to.have.length(0);
   });
 
-  it('[NODE-4] [IN-5] without timeoutMs the command gets 30,000 ms', async () => {
+  it('[NODE-4] [IN-5] without timeoutMs the command gets 30,000 ms from the runtime\'s run function', async () => {
     const runtime = new FakeNodeRuntime();
     runtime.programs.set('node', (p) => p.end(0));
     const clock = createFrozenClock();
-    const call = caller(createNodeOperations(nodeAdapter(runtime), { clock }));
+    runtime.clock = clock;
+    const call = caller(createNodeOperations(nodeAdapter(runtime)));
     expect((await call('node_run_command', { command: 'node' })).result.exitCode).to.equal(0);
+    expect(runtime.runs.map((run) => run.timeoutMs)).to.deep.equal([30_000]);
     expect(clock.delays).to.deep.equal([30_000]);
   });
 

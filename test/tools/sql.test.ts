@@ -62,18 +62,18 @@ describe('tools/sql', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(page.state).to.equal('running');
     expect((await call('sql_run_query', { sql: 'select 2' })).result.error?.code).to.equal('not_ready');
-    finish({ ok: true, kind: 'results', results: [], ms: 1000 });
+    finish({ kind: 'exited', ended: 'committed', results: [], ms: 1000 });
     expect((await first).result).to.deep.equal({ ok: true, results: [], ms: 1000 });
     // The engine's own busy answer (a run that started between check and execute) is not_ready too.
-    page.outcomes.push(() => ({ ok: false, kind: 'busy' }));
+    page.outcomes.push(() => ({ kind: 'busy' }));
     expect((await call('sql_run_query', { sql: 'select 3' })).result.error?.code).to.equal('not_ready');
   });
 
   it('[SQL-4] one results entry per statement, rows cut to 200 with totalRows and truncated, and ms', async () => {
     const { page, call } = setup();
     page.outcomes.push(() => ({
-      ok: true,
-      kind: 'results',
+      kind: 'exited',
+      ended: 'committed',
       ms: 12,
       results: [
         { fields: [], rows: [], affectedRows: 0 },
@@ -94,8 +94,8 @@ describe('tools/sql', () => {
   it('[SQL-4] values JSON cannot write as they are come back readable (bigint, bytea, dates)', async () => {
     const { page, call } = setup();
     page.outcomes.push(() => ({
-      ok: true,
-      kind: 'results',
+      kind: 'exited',
+      ended: 'committed',
       ms: 1,
       results: [{ fields: [{ name: 'n' }, { name: 'b' }, { name: 'd' }], rows: [[2n ** 70n, new Uint8Array([0, 255]), new Date(Date.UTC(2026, 0, 2))]], affectedRows: 0 }],
     }));
@@ -106,9 +106,9 @@ describe('tools/sql', () => {
   it('[SQL-5] a failure answers failed with sqlState and position beside error, each only when the engine gave it', async () => {
     const { page, call } = setup();
     page.outcomes.push(
-      () => ({ ok: false, kind: 'error', error: { message: 'relation "nope" does not exist', sqlState: '42P01', position: 15 } }),
-      () => ({ ok: false, kind: 'error', error: { message: 'syntax error', sqlState: '42601' } }),
-      () => ({ ok: false, kind: 'error', error: { message: 'The SQL engine crashed' } }),
+      () => ({ kind: 'exited', ended: 'rolled-back', error: { message: 'relation "nope" does not exist', sqlState: '42P01', position: 15 } }),
+      () => ({ kind: 'exited', ended: 'rolled-back', error: { message: 'syntax error', sqlState: '42601' } }),
+      () => ({ kind: 'exited', ended: 'rolled-back', error: { message: 'The SQL engine crashed' } }),
     );
     expect((await call('sql_run_query', { sql: 'select * from nope' })).json).to.equal(
       JSON.stringify({ sqlState: '42P01', position: 15, ok: false, error: { code: 'failed', message: 'relation "nope" does not exist' } }),
@@ -121,12 +121,31 @@ describe('tools/sql', () => {
 
   it('[SQL-6] a timeout answers timeout and says the DB was reset', async () => {
     const { page, call } = setup();
-    page.outcomes.push(() => ({ ok: false, kind: 'timeout' }));
+    page.outcomes.push(() => ({ kind: 'timeout' }));
     const { result } = await call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 1000 });
     expect(result.error?.code).to.equal('timeout');
     expect(result.error?.message).to.match(/reset to its initial state/);
     expect(page.runs[0].timeoutMs).to.equal(1000);
-    page.outcomes.push(() => ({ ok: false, kind: 'cancelled' }));
-    expect((await call('sql_run_query', { sql: 'select 1' })).result.error?.code).to.equal('failed');
+  });
+
+  it('[NAT-6] a caller\'s cancel answers declined; the user\'s reset during the run declined saying so; a timeout keeps timeout', async () => {
+    const { page, call } = setup();
+    // The page's run function resolves to `cancelled` once the call's signal aborts (NAT-2).
+    page.outcomes.push((_sql, { signal }) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ kind: 'cancelled' }))));
+    const controller = new AbortController();
+    const pending = call('sql_run_query', { sql: 'select pg_sleep(10)' }, 'accept', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(page.state).to.equal('running');
+    controller.abort();
+    const cancelled = (await pending).result;
+    expect(cancelled.ok).to.equal(false);
+    expect(cancelled.error?.code).to.equal('declined');
+    expect(cancelled.error?.message).to.match(/caller cancelled/);
+    page.outcomes.push(() => ({ kind: 'stopped' }));
+    const stopped = (await call('sql_run_query', { sql: 'select pg_sleep(10)' })).result;
+    expect(stopped.error?.code).to.equal('declined');
+    expect(stopped.error?.message).to.match(/the user reset the DB/);
+    page.outcomes.push(() => ({ kind: 'timeout' }));
+    expect((await call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 1000 })).result.error?.code).to.equal('timeout');
   });
 });

@@ -7,15 +7,16 @@ import { timeoutSchema } from '../../src/limits.js';
 import { nodeInputSchemas } from '../../tools/node/operations.js';
 import { goInputSchemas } from '../../tools/go/operations.js';
 import { sqlInputSchemas } from '../../tools/sql/operations.js';
-import { slidesReadSchema, slidesWriteSchema, type SlidesSetThemeSchema } from '../../tools/slides/operations.js';
+import { slidesWriteSchema, type SlidesSetThemeSchema } from '../../tools/slides/operations.js';
+import { emptyInputSchema } from '../../tools/shared.js';
 import { excalidrawInputSchemas } from '../../tools/excalidraw/operations.js';
 import { drawioInputSchemas } from '../../tools/drawio/operations.js';
 import type { NodeRuntimeLike } from '../../tools/node/adapter.js';
 import type { SqlEngineStatus, SqlRunOutcome } from '../../tools/sql/adapter.js';
 import type { GoRunnerStatus } from '../../tools/go/adapter.js';
-import type { NodeRuntime } from '../../demo/node/engine/node-runtime.js';
-import type { SqlEngineState, SqlRunResult } from '../../demo/sql/engine/sql-engine.js';
-import type { GoRunnerState } from '../../demo/go/engine/go-runner.js';
+import type { NodeRuntime } from '../../playground/node/engine/node-runtime.js';
+import type { SqlEngineState, toRunOutcome } from '../../playground/sql/engine/sql-engine.js';
+import type { GoRunnerState } from '../../playground/go/engine/go-runner.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -86,7 +87,7 @@ type NewElement = {
 };
 
 export type Inputs = [
-  Expect<Equal<InputOf<typeof slidesReadSchema>, {}>>,
+  Expect<Equal<InputOf<typeof emptyInputSchema>, {}>>,
   Expect<Equal<InputOf<typeof slidesWriteSchema>, { markdown: string }>>,
   Expect<Equal<InputOf<SlidesSetThemeSchema>, { theme: string }>>,
   Expect<Equal<InputOf<typeof excalidrawInputSchemas.excalidraw_read>, {}>>,
@@ -118,6 +119,6 @@ export type Inputs = [
 export type EngineFit = [
   Expect<NodeRuntime extends NodeRuntimeLike ? true : false>,
   Expect<SqlEngineState extends SqlEngineStatus ? true : false>,
-  Expect<SqlRunResult extends SqlRunOutcome ? true : false>,
+  Expect<ReturnType<typeof toRunOutcome> extends SqlRunOutcome ? true : false>,
   Expect<GoRunnerState extends GoRunnerStatus ? true : false>,
 ];

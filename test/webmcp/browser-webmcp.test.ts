@@ -2,12 +2,15 @@
 // real polyfill and relay scripts from the build. Runs only with WEBMCP=1 (web-test-runner.config.mjs);
 // build first (`node esbuild.config.mjs`).
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../elements/index.js';
+import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { MemoryStorage } from '../runtime/helpers.js';
+
+// All three tags now, as a page that has turned a switch on has them.
+await loadAiOpsElements();
 
 /** The browser's own API as Chromium 156 has it (PLATFORM-NOTES). */
 type BrowserTool = { name: string; description: string; annotations?: Record<string, boolean> | null };

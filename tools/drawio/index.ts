@@ -5,3 +5,5 @@
  */
 export * from './operations.js';
 export type * from './adapter.js';
+// The XML helpers a draw.io page needs to check and render what it shows (the playground's page).
+export { parseXml, inflateDiagramText } from './xml.js';

@@ -3,38 +3,23 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
-import { textSchema } from '../../src/limits.js';
-import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, extend, ok } from '../shared.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
+import { createDocumentGuard, emptyInputSchema, extend, textInputSchema } from '../shared.js';
 import type { DrawioToolAdapter } from './adapter.js';
 import { cellIds, expandFirstPage, modelRoot, parseCells, parseXml } from './xml.js';
 
-/** `drawio_read`'s input: none (IN-3). */
-export const drawioReadSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
-
 /** `drawio_add_cells`'s input (IN-3, IN-4). */
-export const addCellsSchema = {
-  type: 'object',
-  properties: {
-    cells: textSchema(
-      '足す mxCell を並べた XML(UTF-8 で 1 MB まで)。例: <mxCell id="a1" value="箱" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="40" y="40" width="120" height="60" as="geometry"/></mxCell>',
-    ),
-  },
-  required: ['cells'],
-  additionalProperties: false,
-} as const;
+export const addCellsSchema = textInputSchema(
+  'cells',
+  '足す mxCell を並べた XML(UTF-8 で 1 MB まで)。例: <mxCell id="a1" value="箱" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="40" y="40" width="120" height="60" as="geometry"/></mxCell>',
+);
 
 /** `drawio_write`'s input (IN-3, IN-4). */
-export const drawioWriteSchema = {
-  type: 'object',
-  properties: { xml: textSchema('図の全体の XML(<mxfile> か <mxGraphModel>。UTF-8 で 1 MB まで)。') },
-  required: ['xml'],
-  additionalProperties: false,
-} as const;
+export const drawioWriteSchema = textInputSchema('xml', '図の全体の XML(<mxfile> か <mxGraphModel>。UTF-8 で 1 MB まで)。');
 
 /** The input schemas of the three operations, by name. */
 export const drawioInputSchemas = {
-  drawio_read: drawioReadSchema,
+  drawio_read: emptyInputSchema,
   drawio_add_cells: addCellsSchema,
   drawio_write: drawioWriteSchema,
 } as const;
@@ -57,11 +42,11 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
   const addTo = async (cells: string): Promise<{ xml: string; count: number } | OperationFailure> => {
     const parsedCells = parseCells(cells);
     if (isFailure(parsedCells)) return parsedCells;
-    const diagram = parseXml(adapter.getXml());
-    if (!diagram.ok) return fail(ErrorCode.failed, `the open diagram's XML cannot be read: ${diagram.message}`);
-    const unreadable = await expandFirstPage(diagram.document);
-    if (unreadable) return unreadable;
-    const root = modelRoot(diagram.document);
+    const parsed = parseXml(adapter.getXml());
+    if (isFailure(parsed)) return fail(ErrorCode.failed, `the open diagram's XML cannot be read: ${parsed.error.message}`);
+    const diagram = await expandFirstPage(parsed);
+    if (isFailure(diagram)) return diagram;
+    const root = modelRoot(diagram);
     if (!root) return fail(ErrorCode.failed, 'the open diagram has no <mxGraphModel><root> to add cells to');
     const existing = new Set(cellIds(root));
     const added = new Set<string>();
@@ -81,25 +66,26 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
         }
       }
     }
-    for (const cell of parsedCells) root.appendChild(diagram.document.importNode(cell, true));
-    return { xml: new XMLSerializer().serializeToString(diagram.document), count: parsedCells.length };
+    for (const cell of parsedCells) root.appendChild(diagram.importNode(cell, true));
+    return { xml: new XMLSerializer().serializeToString(diagram), count: parsedCells.length };
   };
 
-  const diagramXml = (xml: string): OperationFailure | null => {
+  /** The whole diagram an agent passed, or why it is not one. */
+  const diagramXml = (xml: string): { xml: string } | OperationFailure => {
     const parsed = parseXml(xml);
-    if (!parsed.ok) return fail(ErrorCode.invalidInput, `xml is not well-formed XML: ${parsed.message}`);
-    const top = parsed.document.documentElement.localName;
+    if (isFailure(parsed)) return fail(ErrorCode.invalidInput, `xml is not well-formed XML: ${parsed.error.message}`);
+    const top = parsed.documentElement.localName;
     if (top !== 'mxfile' && top !== 'mxGraphModel') return fail(ErrorCode.invalidInput, `xml must be an <mxfile> or an <mxGraphModel>, not <${top}>`);
-    return null;
+    return { xml };
   };
 
   const read = defineOperation({
     name: 'drawio_read',
     description: 'ページで開いている draw.io の図の XML の全文(xml)と、図の識別子と名前(document)を返す。',
-    inputSchema: drawioReadSchema,
+    inputSchema: emptyInputSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
     prepare: async (_input, call) => openDiagram(call),
-    execute: async (_input, { document }) => ok({ document, xml: adapter.getXml() }),
+    execute: async (_input, { document }) => succeed({ document, xml: adapter.getXml() }),
   });
 
   const addCells = defineOperation({
@@ -111,7 +97,7 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
     prepare: async (input, call) => extend(openDiagram(call), () => addTo(input.cells)),
     execute: async (_input, { xml, count }) => {
       await adapter.setXml(xml);
-      return ok({ count });
+      return succeed({ count });
     },
   });
 
@@ -129,9 +115,9 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
       detail: input.xml,
       undoable: adapter.undoRestoresAgentChanges === true,
     }),
-    execute: async (input) => {
-      await adapter.setXml(input.xml);
-      return ok();
+    execute: async (_input, { xml }) => {
+      await adapter.setXml(xml);
+      return succeed();
     },
   });
 

@@ -2,7 +2,7 @@
  * draw.io XML, read and changed with the browser's DOMParser and XMLSerializer (DRW-1, DRW-2).
  * @module
  */
-import { ErrorCode, describeError, fail, type OperationFailure } from '../../src/result.js';
+import { ErrorCode, describeError, fail, isFailure, type OperationFailure } from '../../src/result.js';
 
 let parserErrorNamespace: string | null | undefined;
 
@@ -16,10 +16,10 @@ function errorNamespace(): string | null {
 }
 
 /**
- * Parses well-formed XML; returns the parser's message when it is not.
- * @example parseXml('<a/>') // { ok: true, document }
+ * Parses well-formed XML; `invalid_input` with the parser's message when it is not.
+ * @example parseXml('<a/>') // an XMLDocument
  */
-export function parseXml(text: string): { ok: true; document: XMLDocument } | { ok: false; message: string } {
+export function parseXml(text: string): XMLDocument | OperationFailure {
   const document = new DOMParser().parseFromString(text, 'application/xml');
   const ns = errorNamespace();
   const error = ns === null ? document.getElementsByTagName('parsererror')[0] : document.getElementsByTagNameNS(ns, 'parsererror')[0];
@@ -27,9 +27,9 @@ export function parseXml(text: string): { ok: true; document: XMLDocument } | { 
     // Chromium wraps the parser's one useful line ("error on line 1 at column 7: …") in page prose.
     const text = (error.textContent ?? '').replace(/\s+/g, ' ').trim();
     const line = /error on line \d+ at column \d+: [^.]*?(?= Below is|$)/.exec(text)?.[0];
-    return { ok: false, message: `not well-formed XML: ${line ?? (text || 'unknown error')}` };
+    return fail(ErrorCode.invalidInput, `not well-formed XML: ${line ?? (text || 'unknown error')}`);
   }
-  return { ok: true, document };
+  return document;
 }
 
 /** Elements that make one cell: an `mxCell`, or the `UserObject`/`object` that wraps one and carries its id. */
@@ -61,18 +61,18 @@ export async function inflateDiagramText(packed: string): Promise<string> {
 /**
  * Makes the first page of a diagram editable in place (DRW-2): when its `<diagram>` holds the
  * compressed text instead of an `<mxGraphModel>`, the text is inflated and replaced by the model,
- * so the document is written back uncompressed (draw.io reads both forms). Resolves to `failed`
- * when the text cannot be inflated; to null when there was nothing to do or it was done.
- * @example await expandFirstPage(document); modelRoot(document) // now found
+ * so the document is written back uncompressed (draw.io reads both forms). Resolves to the
+ * document (changed or, with nothing to do, not), or to `failed` when the text cannot be inflated.
+ * @example const expanded = await expandFirstPage(document); if (!isFailure(expanded)) modelRoot(expanded) // now found
  */
-export async function expandFirstPage(document: XMLDocument): Promise<OperationFailure | null> {
+export async function expandFirstPage(document: XMLDocument): Promise<XMLDocument | OperationFailure> {
   const unreadable = (message: string) => fail(ErrorCode.failed, `the first <diagram> of the open diagram ${message}`);
   const top = document.documentElement;
-  if (top.localName !== 'mxfile') return null;
+  if (top.localName !== 'mxfile') return document;
   const page = Array.from(top.children).find((child) => child.localName === 'diagram');
-  if (!page || Array.from(page.children).some((child) => child.localName === 'mxGraphModel')) return null;
+  if (!page || Array.from(page.children).some((child) => child.localName === 'mxGraphModel')) return document;
   const packed = page.textContent?.trim() ?? '';
-  if (packed === '') return null;
+  if (packed === '') return document;
   let text: string;
   try {
     text = await inflateDiagramText(packed);
@@ -80,11 +80,11 @@ export async function expandFirstPage(document: XMLDocument): Promise<OperationF
     return unreadable(`holds text that is not draw.io's compressed form: ${describeError(error)}`);
   }
   const model = parseXml(text);
-  if (!model.ok) return unreadable(`is compressed, and its content is not well-formed XML: ${model.message}`);
-  if (model.document.documentElement.localName !== 'mxGraphModel') return unreadable('is compressed, and its content is not an <mxGraphModel>');
+  if (isFailure(model)) return unreadable(`is compressed, and its content is not well-formed XML: ${model.error.message}`);
+  if (model.documentElement.localName !== 'mxGraphModel') return unreadable('is compressed, and its content is not an <mxGraphModel>');
   page.textContent = '';
-  page.appendChild(document.importNode(model.document.documentElement, true));
-  return null;
+  page.appendChild(document.importNode(model.documentElement, true));
+  return document;
 }
 
 /** The `<root>` of the first `<mxGraphModel>` of a diagram, or null. */
@@ -101,9 +101,9 @@ export function parseCells(cells: string): Element[] | OperationFailure {
   // A fragment has no single document element: wrap it. A leading XML declaration cannot be wrapped.
   const body = cells.replace(/^\uFEFF?\s*<\?xml[^?]*\?>/, '');
   const parsed = parseXml(`<root>${body}</root>`);
-  if (!parsed.ok) return refuse(`cells is not well-formed XML: ${parsed.message}`);
+  if (isFailure(parsed)) return refuse(`cells is not well-formed XML: ${parsed.error.message}`);
   const elements: Element[] = [];
-  for (const node of Array.from(parsed.document.documentElement.childNodes)) {
+  for (const node of Array.from(parsed.documentElement.childNodes)) {
     if (node.nodeType === Node.ELEMENT_NODE) {
       const element = node as Element;
       if (!CELL_ELEMENTS.has(element.localName)) {

@@ -3,8 +3,8 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { ErrorCode, fail, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, extend, ok } from '../shared.js';
+import { ErrorCode, fail, succeed, type OperationFailure } from '../../src/result.js';
+import { createDocumentGuard, emptyInputSchema, extend } from '../shared.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter, NewElementType } from './adapter.js';
 
 /** Elements one `excalidraw_add_elements` call may add (EXC-2). */
@@ -14,9 +14,6 @@ export const MAX_NEW_ELEMENTS = 200;
 export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
 /** A colour, or `transparent` (IN-6, backgroundColor only). */
 export const BACKGROUND_COLOR_PATTERN = '^(?:#[0-9a-fA-F]{6}|transparent)$';
-
-/** `excalidraw_read`'s and `excalidraw_clear`'s input: none (IN-3). */
-export const excalidrawEmptySchema = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** One `NewElement` of the design doc (IN-3). */
 export const newElementSchema = {
@@ -77,10 +74,10 @@ export const updateElementSchema = {
 
 /** The input schemas of the four operations, by name. */
 export const excalidrawInputSchemas = {
-  excalidraw_read: excalidrawEmptySchema,
+  excalidraw_read: emptyInputSchema,
   excalidraw_add_elements: addElementsSchema,
   excalidraw_update_element: updateElementSchema,
-  excalidraw_clear: excalidrawEmptySchema,
+  excalidraw_clear: emptyInputSchema,
 } as const;
 
 /** Options of {@link createExcalidrawOperations}. */
@@ -160,10 +157,10 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     name: 'excalidraw_read',
     description:
       'ページで開いている Excalidraw の図の、要素の一覧(elements)と、図の識別子と名前(document)を返す。要素は id、type、x、y、width、height、text、strokeColor、backgroundColor を持ち、矢印(arrow)は、つないだ図形の id の from と to も持つ。',
-    inputSchema: excalidrawEmptySchema,
+    inputSchema: emptyInputSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
     prepare: prepareOpen,
-    execute: async (_input, { document }) => ok({ document, elements: adapter.getElements().map(readElement) }),
+    execute: async (_input, { document }) => succeed({ document, elements: adapter.getElements().map(readElement) }),
   });
 
   const addElements = defineOperation({
@@ -174,7 +171,7 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements)),
     execute: async (_input, { elements }) => {
       await adapter.addElements(elements);
-      return ok({ ids: elements.map((element) => element.id) });
+      return succeed({ ids: elements.map((element) => element.id) });
     },
   });
 
@@ -185,21 +182,21 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     inputSchema: updateElementSchema,
     prepare: async (input, call) =>
       extend(openDrawing(call), () =>
-        adapter.getElements().some((element) => element.id === input.id) ? null : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`)),
+        adapter.getElements().some((element) => element.id === input.id) ? { id: input.id } : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`)),
     execute: async (input) => {
       const patch: { -readonly [K in keyof ElementPatch]: ElementPatch[K] } = {};
       for (const key of ['x', 'y', 'width', 'height', 'strokeColor', 'backgroundColor'] as const) {
         if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
       }
       await adapter.updateElement(input.id, patch);
-      return ok({ id: input.id });
+      return succeed({ id: input.id });
     },
   });
 
   const clear = defineOperation({
     name: 'excalidraw_clear',
     description: 'ページで開いている図の全ての要素を消し、消した要素の数(count)を返す。利用者が確認の画面で確定してから実行する。',
-    inputSchema: excalidrawEmptySchema,
+    inputSchema: emptyInputSchema,
     annotations: { consequentialHint: true },
     prepare: prepareOpen,
     confirmation: (_input, { document: { name } }) => ({
@@ -208,7 +205,7 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
       actionLabel: '削除する',
       undoable: adapter.undoRestoresAgentChanges === true,
     }),
-    execute: async () => ok({ count: await adapter.clear() }),
+    execute: async () => succeed({ count: await adapter.clear() }),
   });
 
   return [read, addElements, updateElement, clear];

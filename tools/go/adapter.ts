@@ -4,9 +4,10 @@
  * The run function wraps the engine (demo/go/engine/go-runner.ts): it takes a snapshot of the
  * files, starts the job, writes its output to the output pane as for a button, starts the
  * `timeoutMs` timer once the engine is loaded (GO-4) and stops the job with its stop handle when
- * the timer fires (GO-6).
+ * the timer fires (GO-6), and resolves to the run contract's {@link GoRunOutcome} (tools/run.ts).
  * @module
  */
+import type { RunOutcome, RunOutput, RunRequest } from '../run.js';
 
 /** An entry of the files module. Paths are relative to the project root, `/`-separated. */
 export interface GoFileEntry {
@@ -35,28 +36,20 @@ export type GoRunnerStatus = 'idle' | 'loading' | 'running';
 export type GoRunMode = 'run' | 'test';
 
 /**
- * How a run ended.
+ * How a run ended (the run contract, tools/run.ts).
  * - `exited`: the job ended with `exitCode` (compile error or failed test 1, `os.Exit(n)` n, panic 2; GO-5).
  * - `timeout`: `timeoutMs` passed after loading; the job was stopped; `output` is what it wrote so far (GO-6).
  * - `stopped`: the user stopped the job with the page's 停止 (GO-9); `output` so far.
- * - `cancelled`: the call's `signal` was aborted and the job stopped (NAT-2); `output` so far.
+ * - `cancelled`: the call's `signal` was aborted and the job stopped (NAT-2, NAT-6); `output` so far.
  * - `busy`: a run, a test or the engine's loading was in progress (GO-7).
  *
  * A run rejects when the engine cannot load: the operation answers `failed` (GO-4).
+ * @example const outcome: GoRunOutcome = { kind: 'exited', exitCode: 0, output: 'hi\n' };
  */
-export type GoRunOutcome =
-  | { readonly kind: 'exited'; readonly exitCode: number; readonly output: string }
-  | { readonly kind: 'timeout'; readonly output: string }
-  | { readonly kind: 'stopped'; readonly output: string }
-  | { readonly kind: 'cancelled'; readonly output: string }
-  | { readonly kind: 'busy' };
+export type GoRunOutcome = RunOutcome<{ readonly exitCode: number } & RunOutput, RunOutput>;
 
 /** What `go_run` / `go_test` ask of the page's run function. */
-export interface GoRunRequest {
-  readonly timeoutMs: number;
-  /** The call's signal: aborting it should stop the job (NAT-2). */
-  readonly signal?: AbortSignal;
-}
+export type GoRunRequest = RunRequest;
 
 /** What the Go page passes to {@link createGoOperations}. */
 export interface GoToolAdapter {

@@ -4,11 +4,12 @@
  */
 import { defineOperation, type AnyOperationDefinition, type CallContext } from '../../src/definition.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
-import { TIMEOUT_MS, tail, timeoutSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure, type OperationResult } from '../../src/result.js';
+import { TIMEOUT_MS, timeoutSchema } from '../../src/limits.js';
+import { ErrorCode, fail, succeed, type OperationResult } from '../../src/result.js';
 import { createFileOperations, type FileStore } from '../files.js';
-import { RELAY_WAIT_NOTE, ok } from '../shared.js';
-import type { GoFilesModule, GoRunMode, GoRunOutcome, GoToolAdapter } from './adapter.js';
+import { createEngineGuard, outputFields, runAnswer, type RunOutput, type RunWording } from '../run.js';
+import { RELAY_WAIT_NOTE } from '../shared.js';
+import type { GoFilesModule, GoRunMode, GoToolAdapter } from './adapter.js';
 
 /** `go_run`'s and `go_test`'s input (IN-3, IN-5). */
 export const goRunSchema = {
@@ -35,46 +36,34 @@ const NOT_LOADED = 'the Go page has not finished loading the project and its sav
 function moduleStore(files: GoFilesModule): FileStore {
   return {
     entries: () => files.list(),
-    read: async (path) => {
-      const contents = files.read(path);
-      return contents === null ? fail(ErrorCode.notFound, `no such file: ${path}`) : { ok: true, contents };
-    },
+    read: async (path) => files.read(path) ?? fail(ErrorCode.notFound, `no such file: ${path}`),
     write: async (path, contents) => {
       await files.write(path, contents);
-      return undefined;
+      return { path };
     },
     remove: async (path) => {
       await files.remove(path);
-      return undefined;
+      return { path };
     },
     locate: async (path) => (files.read(path) === null ? 'missing' : 'file'),
   };
 }
 
-/**
- * `go_run`'s or `go_test`'s answer for what the page's run function ended with; `output` is the
- * last 100,000 characters (GO-6).
- * @example goRunAnswer('run', { kind: 'exited', exitCode: 0, output: 'hi\n' }, 30000) // { ok: true, exitCode: 0, output: 'hi\n', truncated: false }
- */
-export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: number): OperationResult {
-  if (outcome.kind === 'busy') return fail(ErrorCode.notReady, 'Go code is running or the engine is loading; call again when it ends');
+/** `go_run`'s or `go_test`'s failures in the run contract's terms (tools/run.ts). */
+function goWording(mode: GoRunMode): RunWording<RunOutput> {
   const what = mode === 'run' ? 'the program' : 'the tests';
   const were = mode === 'run' ? 'was' : 'were';
-  const { output, truncated } = tail(outcome.output ?? '');
-  switch (outcome.kind) {
-    case 'exited':
-      return ok({ exitCode: outcome.exitCode, output, truncated });
-    case 'timeout':
-      return fail(ErrorCode.timeout, `${what} did not finish within ${timeoutMs} ms and ${were} stopped`, { output, truncated });
-    case 'stopped':
-      // GO-9: the user's decision, not the program's exit code.
-      return fail(ErrorCode.declined, `the user stopped ${what} with the page's 停止 button before the end`, { output, truncated });
-    case 'cancelled':
-      return fail(ErrorCode.declined, `the caller cancelled the call; ${what} ${were} stopped`, { output, truncated });
-    default:
-      return fail(ErrorCode.failed, 'the Go page answered something unexpected');
-  }
+  return {
+    busy: 'Go code is running or the engine is loading; call again when it ends',
+    timeout: (_outcome, timeoutMs) => `${what} did not finish within ${timeoutMs} ms and ${were} stopped`,
+    // GO-9: the user's decision, not the program's exit code.
+    stopped: () => `the user stopped ${what} with the page's 停止 button before the end`,
+    cancelled: () => `the caller cancelled the call; ${what} ${were} stopped`,
+  };
 }
+
+/** A run or a test that ended by itself: its exit code and the last 100,000 characters of its output (GO-5, GO-6). */
+const exitedAnswer = (end: { exitCode: number } & RunOutput): OperationResult => succeed({ exitCode: end.exitCode, ...outputFields(end) });
 
 /**
  * Creates the Go operations. File operations edit the page's files module (GO-2); `go_run` and
@@ -84,12 +73,12 @@ export function goRunAnswer(mode: GoRunMode, outcome: GoRunOutcome, timeoutMs: n
  */
 export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefinition[] {
   const { files } = adapter;
-  const requireLoaded = (): OperationFailure | null => (files.isLoaded() ? null : fail(ErrorCode.notReady, NOT_LOADED));
+  const guard = createEngineGuard({ isLoaded: () => files.isLoaded(), getState: () => adapter.getRunnerState(), notLoaded: NOT_LOADED, engine: 'the Go engine', code: 'Go code' });
 
   const fileOperations = createFileOperations({
     tool: 'go',
     // No exclude rule here: every file and directory of the project is listed (FILE-3).
-    store: () => requireLoaded() ?? moduleStore(files),
+    store: () => guard.loaded(() => moduleStore(files)),
     wording: {
       list: 'Go を動かすツールのファイルとディレクトリの一覧を返す。path を渡すとその下の、省くとプロジェクトの全体の、全ての階層を返す。kind は file か directory で、空のディレクトリも入る。1,000 件までで、切り詰めたときは truncated が true になる。',
       read: 'Go を動かすツールのファイルの中身を返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す。',
@@ -99,19 +88,14 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
     },
   });
 
-  const requireIdle = (): OperationFailure | null => {
-    const state = adapter.getRunnerState();
-    if (state === 'loading') return fail(ErrorCode.notReady, 'the Go engine is loading; call again when it is ready');
-    if (state === 'running') return fail(ErrorCode.notReady, 'Go code is running (started by the user or an agent); call again when it ends');
-    return null;
-  };
   // Read right before the run starts: no dialog, so prepare and execute follow each other at once.
-  const prepare = async () => requireLoaded() ?? requireIdle() ?? undefined;
+  const prepare = async () => guard.idle();
 
   // `call` carries the call's signal: aborting it stops the job (NAT-2).
   const runner = (mode: GoRunMode) => async (input: { timeoutMs?: number }, _ctx: unknown, call: CallContext) => {
     const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-    return goRunAnswer(mode, await adapter.run(mode, { timeoutMs, signal: call.signal }), timeoutMs);
+    const outcome = await adapter.run(mode, { timeoutMs, signal: call.signal });
+    return runAnswer(outcome, { timeoutMs, wording: goWording(mode), exited: exitedAnswer });
   };
 
   const outputNote =

@@ -1,10 +1,11 @@
 /**
  * What the node page hands to {@link createNodeOperations}: a way to read the CURRENT runtime
  * instance (NODE-1, NODE-2). The runtime types are the subset of the page's NodeRuntime client
- * (demo/node/engine/node-runtime.ts) that the operations use, so the page passes its instance as is:
- * `createNodeOperations({ getRuntime: () => (booted ? runtime : null) })`.
+ * (demo/node/engine/node-runtime.ts) that the operations use, its `run` included, so the page
+ * passes its instance as is: `createNodeOperations({ getRuntime: () => (booted ? runtime : null) })`.
  * @module
  */
+import type { RunOutcome, RunOutput, RunRequest } from '../run.js';
 
 /** One entry of the runtime's file tree. Paths are relative to the working directory, `/`-separated. */
 export interface NodeTreeEntry {
@@ -41,22 +42,29 @@ export type NodeReadResult = { readonly ok: true; readonly contents: string } | 
 /** Result of `files.write` and `files.remove`. */
 export type NodeChangeResult = { readonly ok: true } | NodeFileFailure;
 
-/** A process the runtime started. */
-export interface NodeProcessLike {
-  readonly output: {
-    /**
-     * Calls `listener` with every chunk of stdout and stderr, interleaved as written; the chunks
-     * written before the call are delivered first (the runtime's `replay`), or never were written.
-     */
-    subscribe(listener: (chunk: string) => void): () => void;
-    /** True when the runtime itself dropped the beginning of the output. */
-    readonly truncated?: boolean;
-  };
-  /** The exit code (128 + signal when killed). Rejects only when the runtime is gone. */
-  readonly exit: Promise<number>;
-  /** Kills the process and its descendants; `exit` settles once it is gone. */
-  kill(): void | Promise<void>;
+/** What `node_run_command` asks of the runtime's run function. */
+export interface NodeRunRequest extends RunRequest {
+  /** The name the process shows under in the terminal pane: `ai: <command>` (NODE-3). */
+  readonly name: string;
 }
+
+/** What a run stopped before its end still has: the output so far, and whether the kill was confirmed. */
+export interface NodeInterruptedRun extends RunOutput {
+  /** False when the runtime did not confirm, within its bound, that the killed process is gone. */
+  readonly killConfirmed: boolean;
+}
+
+/**
+ * How a command ended (the run contract, tools/run.ts).
+ * - `exited`: the process exited with `exitCode` (128 + signal when killed; NODE-3).
+ * - `timeout`: `timeoutMs` passed; the process was killed (NODE-4); `output` so far.
+ * - `cancelled`: the call's `signal` was aborted; the process was killed (NAT-2, NAT-6); `output` so far.
+ * - `stopped`, `busy`: not used by the node page (its terminal's kill is an exit with 128 + signal).
+ *
+ * `output` is raw, as the terminal pane got it; the operation removes the terminal controls (NODE-5).
+ * @example const outcome: NodeRunOutcome = { kind: 'timeout', output: 'started\n', killConfirmed: true };
+ */
+export type NodeRunOutcome = RunOutcome<{ readonly exitCode: number } & RunOutput, NodeInterruptedRun>;
 
 /** The not-saved-files rule; only its `exclude` patterns matter here (FILE-3). */
 export interface NodeExcludeRules {
@@ -75,10 +83,14 @@ export interface NodeRuntimeLike {
     /** Removes a file, never a directory (FILE-6). */
     remove(path: string): Promise<NodeChangeResult>;
   };
-  readonly processes: {
-    /** Starts `command` with `args` as given (no shell splitting); `name` shows in the terminal pane (NODE-3). */
-    start(command: string, args: readonly string[], options: { name: string }): Promise<NodeProcessLike>;
-  };
+  /**
+   * The runtime's run function for an agent's command: starts `command` with `args` as given (no
+   * shell splitting) under `name` in the terminal pane (NODE-3), and resolves when it exits, or
+   * kills it when `timeoutMs` passes or `signal` aborts and resolves once the runtime confirms it
+   * is gone (or a bound passed: `killConfirmed` false). The clock, the timeout and the kill are
+   * the page's, as for sql and go.
+   */
+  run(command: string, args: readonly string[], options: NodeRunRequest): Promise<NodeRunOutcome>;
   readonly excludes: NodeExcludeRules;
 }
 

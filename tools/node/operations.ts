@@ -2,21 +2,15 @@
  * The five node operations (NODE-1..NODE-9, FILE-1..FILE-6).
  * @module
  */
-import { systemClock, type Clock } from '../../src/clock.js';
-import { defineOperation, type AnyOperationDefinition, type CallContext } from '../../src/definition.js';
+import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { TIMEOUT_MS, stripTerminalControls, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
-import { ErrorCode, fail, isFailure, type OperationFailure } from '../../src/result.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
 import { createFileOperations, type FileStore } from '../files.js';
-import { RELAY_WAIT_NOTE, createOutputSink, ok } from '../shared.js';
-import type { NodeFileFailure, NodeProcessLike, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
+import { outputFields, runAnswer, type InterruptedOutcome, type RunWording } from '../run.js';
+import { RELAY_WAIT_NOTE } from '../shared.js';
+import type { NodeFileFailure, NodeInterruptedRun, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
 import { createExcludeMatcher } from './exclude.js';
-
-/** Options of {@link createNodeOperations}. */
-export interface NodeOperationsOptions {
-  /** Timers for `timeoutMs`; the real clock by default. */
-  clock?: Clock;
-}
 
 /**
  * The runner's limits on a command (demo/server/runner.mjs, NODE-9): it names the process
@@ -24,9 +18,6 @@ export interface NodeOperationsOptions {
  * body over 64 KiB; one argument may take 60 KiB of it.
  */
 export const NODE_COMMAND_LIMITS = { commandLength: 256 - 'ai: '.length, args: 1000, requestBytes: 64 * 1024, argBytes: 60 * 1024 } as const;
-
-/** How long a killed process may take to be confirmed gone before `timeout` is answered anyway. */
-const KILL_WAIT_MS = 5000;
 
 /** `node_run_command`'s input (IN-3). */
 export const runCommandSchema = {
@@ -80,7 +71,7 @@ function fromRuntime(failure: NodeFileFailure, path: string): OperationFailure {
 /** The runtime's files as the shared file operations read them. */
 function runtimeStore(rt: NodeRuntimeLike): FileStore {
   const excluded = createExcludeMatcher(rt.excludes.patterns);
-  const changed = (result: { ok: true } | NodeFileFailure, path: string) => (result.ok ? undefined : fromRuntime(result, path));
+  const changed = (result: { ok: true } | NodeFileFailure, path: string) => (result.ok ? { path } : fromRuntime(result, path));
   return {
     entries: () => rt.files.tree.getState(),
     get entriesTruncated() {
@@ -89,7 +80,7 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
     hidden: (entry) => excluded(entry.path, entry.kind),
     read: async (path) => {
       const read = await rt.files.read(path);
-      return read.ok ? { ok: true, contents: read.contents } : fromRuntime(read, path);
+      return read.ok ? read.contents : fromRuntime(read, path);
     },
     write: async (path, contents) => changed(await rt.files.write(path, contents), path),
     remove: async (path) => changed(await rt.files.remove(path), path),
@@ -103,35 +94,26 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
 }
 
 /** NODE-9: what the schema cannot bound, the runner's 64 KiB request, checked before anything runs. */
-function commandFits(command: string, args: readonly string[]): OperationFailure | null {
+function fitting(command: string, args: readonly string[]): { command: string; args: readonly string[] } | OperationFailure {
   const bytes = utf8ByteLength(JSON.stringify({ command, args, name: `ai: ${command}` }));
-  if (bytes <= NODE_COMMAND_LIMITS.requestBytes) return null;
+  if (bytes <= NODE_COMMAND_LIMITS.requestBytes) return { command, args };
   return fail(
     ErrorCode.tooLarge,
     `command and args are ${bytes} bytes as the runner receives them, over its limit of ${NODE_COMMAND_LIMITS.requestBytes}; write a long script to a file with node_write_file and run that file`,
   );
 }
 
-/** Resolves to `value` after `ms` on `clock`, unless cancelled first. */
-function after<T>(clock: Clock, ms: number, value: T) {
-  let handle: unknown;
-  const promise = new Promise<T>((resolve) => {
-    handle = clock.setTimeout(() => resolve(value), ms);
-  });
-  return { promise, cancel: () => clock.clearTimeout(handle) };
-}
+/** How the kill of an interrupted command went, for its message. */
+const killWords = (outcome: InterruptedOutcome<NodeInterruptedRun>) =>
+  outcome.killConfirmed ? 'it was killed' : 'it was told to stop, but its end was not confirmed in time';
 
-/** Kills `proc`; true once the runtime confirms it is gone, false when that takes over the bound. */
-async function killed(proc: NodeProcessLike, clock: Clock): Promise<boolean> {
-  // kill() is not awaited on its own: a stuck runtime must not hold the answer for ever.
-  void Promise.resolve().then(() => proc.kill()).catch(() => {});
-  const late = after(clock, KILL_WAIT_MS, false);
-  try {
-    return await Promise.race([proc.exit.then(() => true, () => true), late.promise]);
-  } finally {
-    late.cancel();
-  }
-}
+/** `node_run_command`'s failures in the run contract's terms (tools/run.ts). */
+const nodeWording: RunWording<NodeInterruptedRun> = {
+  busy: 'the Node runtime cannot start a command now; call again',
+  timeout: (outcome, timeoutMs) => `the command did not finish within ${timeoutMs} ms; ${killWords(outcome)}`,
+  stopped: (outcome) => `the user stopped the command in the page; ${killWords(outcome)}`,
+  cancelled: (outcome) => `the caller cancelled the call while the command ran; ${killWords(outcome)}`,
+};
 
 /**
  * Creates the node operations. They read the runtime through `adapter.getRuntime()` on every
@@ -139,8 +121,7 @@ async function killed(proc: NodeProcessLike, clock: Clock): Promise<boolean> {
  * @example
  * provideOperations('node', createNodeOperations({ getRuntime: () => currentRuntime }));
  */
-export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOperationsOptions = {}): AnyOperationDefinition[] {
-  const clock = options.clock ?? systemClock;
+export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefinition[] {
   const runtime = (): NodeRuntimeLike | OperationFailure => adapter.getRuntime() ?? fail(ErrorCode.notReady, NOT_READY);
 
   const files = createFileOperations({
@@ -158,51 +139,32 @@ export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOper
     },
   });
 
-  const run = async (rt: NodeRuntimeLike, input: { command: string; args?: string[]; timeoutMs?: number }, { signal }: CallContext) => {
-    const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
-    const proc = await rt.processes.start(input.command, input.args ?? [], { name: `ai: ${input.command}` });
-    const sink = createOutputSink(stripTerminalControls);
-    const unsubscribe = proc.output.subscribe((chunk) => sink.push(chunk));
-    const deadline = after(clock, timeoutMs, 'timeout' as const);
-    let onAbort = () => {};
-    const cancelled = new Promise<'cancelled'>((resolve) => {
-      onAbort = () => resolve('cancelled');
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      const end = await Promise.race([proc.exit, deadline.promise, cancelled]);
-      if (proc.output.truncated) sink.markDropped();
-      const { output, truncated } = sink.result();
-      if (typeof end === 'number') {
+  const run = async (rt: NodeRuntimeLike, command: string, args: readonly string[], timeoutMs: number, signal: AbortSignal) =>
+    runAnswer(await rt.run(command, args, { name: `ai: ${command}`, timeoutMs, signal }), {
+      timeoutMs,
+      wording: nodeWording,
+      transform: stripTerminalControls,
+      exited: async (end) => {
+        // The process may have changed files: list them at once (NODE-6).
         await rt.files.tree.refresh?.().catch(() => {});
-        return ok({ exitCode: end, output, truncated });
-      }
-      // The output is that of the deadline (or the cancel); the answer waits until the runtime
-      // confirms the process is gone (bounded), so "killed" is true when it says so.
-      const gone = await killed(proc, clock);
-      const how = gone ? 'and was killed' : `and was told to stop, but its end was not confirmed within ${KILL_WAIT_MS} ms`;
-      if (end === 'timeout') return fail(ErrorCode.timeout, `the command did not finish within ${timeoutMs} ms ${how}`, { output, truncated });
-      // NAT-2: the caller cancelled the call.
-      return fail(ErrorCode.failed, `the call was cancelled by its caller while the command ran, ${how}`, { output, truncated });
-    } finally {
-      deadline.cancel();
-      signal.removeEventListener('abort', onAbort);
-      unsubscribe();
-    }
-  };
+        return succeed({ exitCode: end.exitCode, ...outputFields(end, stripTerminalControls) });
+      },
+    });
 
   const runCommand = defineOperation({
     name: 'node_run_command',
     description:
-      `作業ディレクトリでコマンドを実行し、終了コード(exitCode)と出力(output)を返す。command と args はそのまま渡し、コマンドの文字列を引数に分けないので、引数は args に入れる。プロセスは「ai: <command>」の名前で端末のペインに出る。0 でない終了コードでも ok は true。output は、端末の制御の文字を除いた出力の末尾の 100,000 文字で、切り詰めたときは truncated が true になる。timeoutMs(1000〜120000、省くと 30000)までに終わらないときは、プロセスを終了させ、timeout と、それまでの output を返す。呼び出しが取り消されたときも、プロセスを終了させ、failed と、それまでの output を返す。command は 252 文字まで、command と args を合わせて 64 KiB まで(超えると too_large)。${RELAY_WAIT_NOTE}`,
+      `作業ディレクトリでコマンドを実行し、終了コード(exitCode)と出力(output)を返す。command と args はそのまま渡し、コマンドの文字列を引数に分けないので、引数は args に入れる。プロセスは「ai: <command>」の名前で端末のペインに出る。0 でない終了コードでも ok は true。output は、端末の制御の文字を除いた出力の末尾の 100,000 文字で、切り詰めたときは truncated が true になる。timeoutMs(1000〜120000、省くと 30000)までに終わらないときは、プロセスを終了させ、timeout と、それまでの output を返す。呼び出しが取り消されたときも、プロセスを終了させ、declined と、それまでの output を返す。command は 252 文字まで、command と args を合わせて 64 KiB まで(超えると too_large)。${RELAY_WAIT_NOTE}`,
     inputSchema: runCommandSchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
     prepare: async (input) => {
       const rt = runtime();
       if (isFailure(rt)) return rt;
-      return commandFits(input.command, input.args ?? []) ?? { rt };
+      const checked = fitting(input.command, input.args ?? []);
+      return isFailure(checked) ? checked : { rt, ...checked };
     },
-    execute: async (input, { rt }, call) => run(rt, input, call),
+    // `call` carries the call's signal: aborting it kills the process (NAT-2, NAT-6).
+    execute: async (input, { rt, command, args }, call) => run(rt, command, args, input.timeoutMs ?? TIMEOUT_MS.default, call.signal),
   });
 
   return [...files, runCommand];

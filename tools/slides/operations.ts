@@ -3,20 +3,12 @@
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { textSchema } from '../../src/limits.js';
-import { createDocumentGuard, ok } from '../shared.js';
+import { succeed } from '../../src/result.js';
+import { createDocumentGuard, emptyInputSchema, textInputSchema } from '../shared.js';
 import type { SlidesToolAdapter } from './adapter.js';
 
-/** `slides_read`'s input: none (IN-3). */
-export const slidesReadSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
-
 /** `slides_write`'s input (IN-3, IN-4). */
-export const slidesWriteSchema = {
-  type: 'object',
-  properties: { markdown: textSchema('スライドの Markdown の全文(UTF-8 で 1 MB まで)。') },
-  required: ['markdown'],
-  additionalProperties: false,
-} as const;
+export const slidesWriteSchema = textInputSchema('markdown', 'スライドの Markdown の全文(UTF-8 で 1 MB まで)。');
 
 /**
  * `slides_set_theme`'s input: `theme` is an enum of the editor's theme names, given at runtime, so no
@@ -49,11 +41,11 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
   const read = defineOperation({
     name: 'slides_read',
     description: 'ページで開いているスライドの、Markdown の全文、テーマの名前、スライドの枚数と、スライドの識別子と名前(document)を返す。',
-    inputSchema: slidesReadSchema,
+    inputSchema: emptyInputSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
     prepare,
     execute: async (_input, { document }) =>
-      ok({ document, markdown: adapter.getMarkdown(), theme: adapter.getTheme(), slideCount: await adapter.getSlideCount() }),
+      succeed({ document, markdown: adapter.getMarkdown(), theme: adapter.getTheme(), slideCount: await adapter.getSlideCount() }),
   });
 
   const write = defineOperation({
@@ -71,7 +63,7 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     }),
     execute: async (input) => {
       await adapter.setMarkdown(input.markdown);
-      return ok({ slideCount: await adapter.getSlideCount() });
+      return succeed({ slideCount: await adapter.getSlideCount() });
     },
   });
 
@@ -82,7 +74,7 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     prepare,
     execute: async (input) => {
       await adapter.setTheme(input.theme);
-      return ok({ theme: adapter.getTheme() });
+      return succeed({ theme: adapter.getTheme() });
     },
   });
 

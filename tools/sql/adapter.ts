@@ -1,17 +1,20 @@
 /**
  * What the SQL page hands to {@link createSqlOperations}. Shaped after the page's engine
- * (demo/sql/engine/sql-engine.ts): its `state` and the result of its `run` fit these types as they
- * are, so the glue is a few lines:
+ * (demo/sql/engine/sql-engine.ts): its `state` fits {@link SqlEngineStatus} as it is, and its
+ * `toRunOutcome` turns a run's result into the run contract's {@link SqlRunOutcome} (tools/run.ts),
+ * so the glue is a few lines:
  * ```ts
  * createSqlOperations({
  *   isLoaded: () => project.loaded && savedSql.loaded,
  *   getEditorSql: () => editor.value,
  *   getEngineState: () => engine.state,
- *   run: (sql, { timeoutMs, maxRows, signal }) => page.runFromAgent(sql, { timeoutMs, maxRows, signal }), // engine.run + "AI reset the DB" notice
+ *   // engine.run + the "AI reset the DB" notice; the engine's own timer stops it at timeoutMs.
+ *   run: async (sql, { timeoutMs, maxRows, signal }) => toRunOutcome(await page.runFromAgent(sql, { timeoutMs, maxRows, signal })),
  * });
  * ```
  * @module
  */
+import type { RunOutcome, RunRequest } from '../run.js';
 
 /** The engine's life cycle; `loading` and `running` make `sql_run_query` answer `not_ready` (SQL-3). */
 export type SqlEngineStatus = 'unloaded' | 'loading' | 'ready' | 'running' | 'failed';
@@ -46,33 +49,33 @@ export interface SqlErrorLike {
 }
 
 /**
- * What a run ends with.
- * - `results`: every statement committed.
- * - `error`: a statement failed and every statement of the call was rolled back (SQL-5).
+ * How a run that ended by itself ended (the `exited` outcome of the run contract, tools/run.ts).
+ * - `committed`: every statement committed; `ms` is the engine's time for the transaction.
+ * - `rolled-back`: a statement failed and every statement of the call was rolled back (SQL-5).
  * - `refused`: the SQL holds transaction control (COMMIT, ROLLBACK, BEGIN …); nothing ran (SQL-8).
+ */
+export type SqlRunEnd =
+  | { readonly ended: 'committed'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number }
+  | { readonly ended: 'rolled-back'; readonly error: SqlErrorLike }
+  | { readonly ended: 'refused'; readonly error: { readonly message: string; readonly position?: number } };
+
+/**
+ * What a run ends with (the run contract, tools/run.ts):
+ * - `exited`: the SQL ended by itself, see {@link SqlRunEnd}.
  * - `timeout`: `timeoutMs` passed; the engine replaced its worker, the DB is back to its initial state (SQL-6).
- * - `cancelled`: the user reset the DB during the run.
- * - `aborted`: the call's `signal` was aborted; a run in progress was stopped as for a timeout (NAT-2).
+ * - `stopped`: the user reset the DB during the run (the page's stop).
+ * - `cancelled`: the call's `signal` was aborted; a run in progress was stopped as for a timeout (NAT-2, NAT-6).
  * - `busy`: another run, or the engine's loading, was in progress (SQL-3).
  *
  * A run rejects when the engine cannot load: the operation answers `failed` (SQL-3).
+ * @example const outcome: SqlRunOutcome = { kind: 'exited', ended: 'committed', results: [], ms: 1 };
  */
-export type SqlRunOutcome =
-  | { readonly ok: true; readonly kind: 'results'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number }
-  | { readonly ok: false; readonly kind: 'error'; readonly error: SqlErrorLike }
-  | { readonly ok: false; readonly kind: 'refused'; readonly error: { readonly message: string; readonly position?: number } }
-  | { readonly ok: false; readonly kind: 'aborted' }
-  | { readonly ok: false; readonly kind: 'timeout' }
-  | { readonly ok: false; readonly kind: 'cancelled' }
-  | { readonly ok: false; readonly kind: 'busy' };
+export type SqlRunOutcome = RunOutcome<SqlRunEnd>;
 
 /** What `sql_run_query` asks of the page's run function. */
-export interface SqlRunRequest {
-  readonly timeoutMs: number;
+export interface SqlRunRequest extends RunRequest {
   /** Rows per statement the answer keeps (200, SQL-4): an engine that can should cut there already (SQL-9). */
   readonly maxRows?: number;
-  /** The call's signal: aborting it should stop the run (NAT-2). */
-  readonly signal?: AbortSignal;
 }
 
 /** What the SQL page passes to {@link createSqlOperations}. Every member is read on every call (DEF-6). */

@@ -4,12 +4,10 @@
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { MAX_SQL_ROWS, TIMEOUT_MS, head, textSchema, timeoutSchema } from '../../src/limits.js';
-import { ErrorCode, fail, type OperationFailure, type OperationResult } from '../../src/result.js';
-import { RELAY_WAIT_NOTE, jsonSafe, ok } from '../shared.js';
-import type { SqlErrorLike, SqlRunOutcome, SqlStatementResultLike, SqlToolAdapter } from './adapter.js';
-
-/** `sql_read_query`'s input: none (IN-3). */
-export const readQuerySchema = { type: 'object', properties: {}, additionalProperties: false } as const;
+import { ErrorCode, fail, succeed, type OperationFailure, type OperationResult } from '../../src/result.js';
+import { createEngineGuard, runAnswer, type RunWording } from '../run.js';
+import { RELAY_WAIT_NOTE, emptyInputSchema, jsonSafe } from '../shared.js';
+import type { SqlErrorLike, SqlRunEnd, SqlStatementResultLike, SqlToolAdapter } from './adapter.js';
 
 /** `sql_run_query`'s input (IN-3, IN-4, IN-5). */
 export const runQuerySchema = {
@@ -23,7 +21,7 @@ export const runQuerySchema = {
 } as const;
 
 /** The input schemas of the two operations, by name. */
-export const sqlInputSchemas = { sql_read_query: readQuerySchema, sql_run_query: runQuerySchema } as const;
+export const sqlInputSchemas = { sql_read_query: emptyInputSchema, sql_run_query: runQuerySchema } as const;
 
 const NOT_LOADED = 'the SQL page has not finished loading the project and its saved SQL';
 
@@ -51,32 +49,29 @@ function sqlFailure(error: SqlErrorLike): OperationFailure {
   return fail(ErrorCode.failed, error.message, extra);
 }
 
-/**
- * `sql_run_query`'s answer for what the page's run function ended with.
- * @example sqlRunAnswer({ ok: false, kind: 'timeout' }, 1000) // { ok: false, error: { code: 'timeout', … } }
- */
-export function sqlRunAnswer(outcome: SqlRunOutcome, timeoutMs: number): OperationResult {
-  switch (outcome.kind) {
-    case 'results':
-      return ok({ results: outcome.results.map(statement), ms: outcome.ms });
-    case 'error':
-      return sqlFailure(outcome.error);
+/** `sql_run_query`'s answer for SQL that ended by itself (SQL-4, SQL-5, SQL-8). */
+function sqlEnded(end: SqlRunEnd): OperationResult {
+  switch (end.ended) {
+    case 'committed':
+      return succeed({ results: end.results.map(statement), ms: end.ms });
+    case 'rolled-back':
+      return sqlFailure(end.error);
     case 'refused': {
-      const { message, position } = outcome.error;
+      const { message, position } = end.error;
       return fail(ErrorCode.invalidInput, message, typeof position === 'number' ? { position } : {});
     }
-    case 'timeout':
-      return fail(ErrorCode.timeout, `the SQL did not finish within ${timeoutMs} ms; the DB was reset to its initial state`);
-    case 'cancelled':
-      return fail(ErrorCode.failed, 'the run was cancelled: the DB was reset to its initial state while it ran');
-    case 'aborted':
-      return fail(ErrorCode.declined, 'the caller cancelled the call: the run was stopped (when it had started, the DB was reset to its initial state)');
-    case 'busy':
-      return fail(ErrorCode.notReady, 'SQL is running or the engine is loading; call again when it ends');
     default:
       return fail(ErrorCode.failed, 'the SQL engine answered something unexpected');
   }
 }
+
+/** `sql_run_query`'s failures in the run contract's terms (tools/run.ts). */
+const sqlWording: RunWording<object> = {
+  busy: 'SQL is running or the engine is loading; call again when it ends',
+  timeout: (_outcome, timeoutMs) => `the SQL did not finish within ${timeoutMs} ms; the DB was reset to its initial state`,
+  stopped: () => 'the user reset the DB while the SQL ran: the run was stopped and the DB is back to its initial state',
+  cancelled: () => 'the caller cancelled the call: the run was stopped (when it had started, the DB was reset to its initial state)',
+};
 
 /**
  * Creates the SQL operations. Neither changes the editor's SQL (SQL-1); `sql_run_query` runs
@@ -85,36 +80,30 @@ export function sqlRunAnswer(outcome: SqlRunOutcome, timeoutMs: number): Operati
  * provideOperations('sql', createSqlOperations({ isLoaded, getEditorSql, getEngineState, run }));
  */
 export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefinition[] {
-  const requireLoaded = (): OperationFailure | null => (adapter.isLoaded() ? null : fail(ErrorCode.notReady, NOT_LOADED));
-  const requireIdle = (): OperationFailure | null => {
-    const state = adapter.getEngineState();
-    if (state === 'loading') return fail(ErrorCode.notReady, 'the SQL engine is loading; call again when it is ready');
-    if (state === 'running') return fail(ErrorCode.notReady, 'SQL is running (started by the user or an agent); call again when it ends');
-    return null;
-  };
+  const guard = createEngineGuard({ isLoaded: () => adapter.isLoaded(), getState: () => adapter.getEngineState(), notLoaded: NOT_LOADED, engine: 'the SQL engine', code: 'SQL' });
 
   const readQuery = defineOperation({
     name: 'sql_read_query',
     description: 'SQL の入力欄にある、今の SQL を返す。入力欄の SQL は変えない。',
-    inputSchema: readQuerySchema,
+    inputSchema: emptyInputSchema,
     annotations: { readOnlyHint: true, untrustedContentHint: true },
-    prepare: async () => requireLoaded() ?? undefined,
-    execute: async () => ok({ sql: adapter.getEditorSql() }),
+    prepare: async () => guard.loaded(() => ({ sql: adapter.getEditorSql() })),
+    execute: async (_input, { sql }) => succeed({ sql }),
   });
 
   const runQuery = defineOperation({
     name: 'sql_run_query',
     description:
-      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows の 1 行は、fields と同じ順に値を並べた配列(同じ名前の列も、それぞれの値を持つ)。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。渡した SQL の全体が 1 つのトランザクションで動き、1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などのトランザクションの制御の文は書けず、含むと何も実行せずに invalid_input と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。実行中に呼び出しが取り消されたときも、実行を止めて declined を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
+      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows の 1 行は、fields と同じ順に値を並べた配列(同じ名前の列も、それぞれの値を持つ)。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。渡した SQL の全体が 1 つのトランザクションで動き、1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などのトランザクションの制御の文は書けず、含むと何も実行せずに invalid_input と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。実行中に呼び出しが取り消されたときと、利用者が画面で DB を初期化したときは、実行を止めて declined を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
     inputSchema: runQuerySchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
     // No dialog: prepare reads the state right before execute runs.
-    prepare: async () => requireLoaded() ?? requireIdle() ?? undefined,
+    prepare: async () => guard.idle(),
     // `call` carries the call's signal: aborting it stops the run (NAT-2).
     execute: async (input, _ctx, call) => {
       const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
       const outcome = await adapter.run(input.sql, { timeoutMs, maxRows: MAX_SQL_ROWS, signal: call.signal });
-      return sqlRunAnswer(outcome, timeoutMs);
+      return runAnswer<SqlRunEnd, object>(outcome, { timeoutMs, wording: sqlWording, exited: sqlEnded });
     },
   });
 

@@ -1,0 +1,162 @@
+// The routed playground (issue 16): what each route loads on a first visit, how fast a navigation
+// from one tool page to another lists the new page's operations, and whether 20 rounds of
+// navigation round the six pages leave memory behind (APP-2).
+//   - first load: every response of a fresh visit (cache disabled), each body gzipped (-9) as a
+//     server would send it, until the network is idle, with every switch off;
+//   - navigation: both switches on, a click on the nav link → the new page's operations all in the
+//     browser's list (the polyfill's, or the browser's own with WebMCP), timed in the page; the
+//     page's chunk cached (its first visit is not counted); p50 of 10 (budget ≤ 300 ms);
+//   - heap: after forced garbage collection (CDP), after round 2 and after round 20 (≤ 1.10×); and
+//     the same from heap snapshots without compiled code, which V8 keeps adding for hot functions.
+import { gzipSync } from 'node:zlib';
+import { OPERATIONS } from '../../test/e2e/harness.mjs';
+import { routedTools } from '../../test/e2e/app-harness.mjs';
+
+export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 rounds';
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (n) => `${n.toFixed(0)} ms`;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Every same-origin response of one fresh visit to `path`, gzipped, until the network is idle. */
+async function firstLoad(browser, origin, path, ready) {
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const bodies = [];
+  page.on('response', (response) => {
+    if (!response.url().startsWith(`${origin}/`) || response.status() !== 200) return;
+    bodies.push(response.body().then((body) => ({ path: new URL(response.url()).pathname, gzip: gzipSync(body, { level: 9 }).length }), () => null));
+  });
+  await page.goto(`${origin}${path}`);
+  await ready(page);
+  await page.waitForLoadState('networkidle');
+  const files = (await Promise.all(bodies)).filter(Boolean);
+  await page.close();
+  const sum = (list) => list.reduce((total, f) => total + f.gzip, 0);
+  return { total: sum(files), js: sum(files.filter((f) => f.path.endsWith('.js'))), count: files.length };
+}
+
+/** The operation names in the page's list: the browser's own (WebMCP) or the polyfill's. */
+function listedInPage() {
+  return (async () => {
+    const names = new Set();
+    const own = document.modelContext;
+    if (own && typeof own.getTools === 'function' && !navigator.modelContextTesting) for (const t of await own.getTools()) names.add(t.name);
+    for (const t of navigator.modelContextTesting?.listTools() ?? []) names.add(t.name);
+    return [...names];
+  })();
+}
+
+/** Clicks the nav link `to` and answers the ms until all of `to`'s operations are listed (in the page). */
+async function navigateAndTime(page, to) {
+  return page.evaluate(async ({ to, names, listed }) => {
+    const list = new Function(`return (${listed})()`);
+    const link = [...document.querySelectorAll('nav[aria-label="ツール"] a')].find((a) => a.textContent.trim() === to);
+    if (!link) throw new Error(`no nav link ${to}`);
+    const start = performance.now();
+    link.click();
+    for (;;) {
+      const now = await list();
+      if (names.every((n) => now.includes(n))) return performance.now() - start;
+      if (performance.now() - start > 20_000) throw new Error(`${to}'s operations not listed after 20 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }, { to, names: OPERATIONS[to], listed: listedInPage.toString() });
+}
+
+/** Turns `tool`'s switch on like a person, on its page, and waits for its operations. */
+async function switchOn(page, origin, tool) {
+  await page.goto(`${origin}/${tool}/`);
+  const toggle = page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`);
+  await toggle.waitFor({ timeout: 30_000 });
+  if (!(await toggle.isChecked())) await toggle.click();
+  await page.waitForFunction(async ({ names, listed }) => {
+    const now = await new Function(`return (${listed})()`)();
+    return names.every((n) => now.includes(n));
+  }, { names: OPERATIONS[tool], listed: listedInPage.toString() }, { timeout: 30_000 });
+}
+
+export async function run({ demo, browser }) {
+  const rows = [];
+  const tools = routedTools();
+  const missing = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'].filter((t) => !tools.includes(t));
+  if (missing.length) rows.push({ label: 'tool pages not in the app yet (left out below)', value: missing.join(', ') });
+
+  // First-load bytes, every switch off.
+  const home = await firstLoad(browser, demo.origin, '/', (page) => page.getByRole('heading', { level: 1 }).waitFor());
+  rows.push({ label: '/ (home) first load, min+gzip', value: `${kb(home.total)} (JS ${kb(home.js)}, ${home.count} files)` });
+  for (const tool of tools) {
+    const load = await firstLoad(browser, demo.origin, `/${tool}/`, (page) => page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).waitFor({ timeout: 30_000 }));
+    rows.push({ label: `/${tool}/ first load, min+gzip`, value: `${kb(load.total)} (JS ${kb(load.js)}, ${load.count} files)` });
+  }
+
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  try {
+    // Navigation: the two lightest tools when present, both switched on; the first visit of each
+    // page (its chunk and engine loading) is not timed.
+    if (tools.length >= 2) {
+      const [a, b] = ['drawio', 'sql', ...tools].filter((t, i, all) => tools.includes(t) && all.indexOf(t) === i).slice(0, 2);
+      await switchOn(page, demo.origin, b);
+      await switchOn(page, demo.origin, a);
+      await navigateAndTime(page, b);
+      await navigateAndTime(page, a);
+      const times = [];
+      for (let i = 0; i < 10; i++) times.push(await navigateAndTime(page, i % 2 === 0 ? b : a));
+      const p50 = median(times);
+      rows.push({ label: `navigation ${a} ⇄ ${b} → its operations listed (p50 of 10)`, value: `${ms(p50)} (max ${ms(Math.max(...times))})`, budget: '≤ 300 ms', ok: p50 <= 300 });
+    }
+
+    // Heap: rounds through every routed page, each switch on (so each navigation withdraws and
+    // registers operations), the heap after round 2 vs after round 20.
+    for (const tool of tools) await switchOn(page, demo.origin, tool);
+    const heapAfterGc = async () => {
+      for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    };
+    // What the heap holds besides compiled code (the optimising compiler keeps adding code for hot
+    // functions for many rounds; that is not memory the pages leave behind), from a heap snapshot.
+    const objectBytes = async () => {
+      for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+      const chunks = [];
+      const onChunk = (event) => chunks.push(event.chunk);
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+      const { snapshot: { meta }, nodes } = JSON.parse(chunks.join(''));
+      const width = meta.node_fields.length;
+      const type = meta.node_fields.indexOf('type');
+      const size = meta.node_fields.indexOf('self_size');
+      const code = meta.node_types[0].indexOf('code');
+      let total = 0;
+      for (let i = 0; i < nodes.length; i += width) if (nodes[i + type] !== code) total += nodes[i + size];
+      return total;
+    };
+    const objects = new Map();
+    const heaps = new Map();
+    const started = Date.now();
+    for (let round = 1; round <= 20; round++) {
+      for (const tool of tools) {
+        if (new URL(page.url()).pathname === `/${tool}/`) continue;
+        await navigateAndTime(page, tool);
+      }
+      if ([2, 5, 10, 15, 20].includes(round)) heaps.set(round, await heapAfterGc());
+      if (round === 2 || round === 20) objects.set(round, await objectBytes());
+    }
+    const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+    const ratio = heaps.get(20) / heaps.get(2);
+    rows.push({ label: `JS heap after round 2 → after round 20 (${tools.length} pages a round)`, value: `${mb(heaps.get(2))} → ${mb(heaps.get(20))} (${ratio.toFixed(2)}×, ${((Date.now() - started) / 1000).toFixed(0)} s)`, budget: '≤ 1.10×', ok: ratio <= 1.1 });
+    rows.push({ label: '  the heap after rounds 2, 5, 10, 15, 20', value: [...heaps.values()].map(mb).join(', ') });
+    const objectRatio = objects.get(20) / objects.get(2);
+    rows.push({ label: '  the same without compiled code (heap snapshot)', value: `${mb(objects.get(2))} → ${mb(objects.get(20))} (${objectRatio.toFixed(2)}×)`, budget: '≤ 1.10×', ok: objectRatio <= 1.1 });
+    // Leave every switch off for the next section.
+    await page.evaluate(() => {
+      for (const key of Object.keys(localStorage)) if (key.startsWith('fd-ai-operations:')) localStorage.removeItem(key);
+    });
+  } finally {
+    await page.close();
+  }
+  return rows;
+}

@@ -1,0 +1,137 @@
+/**
+ * The SQL page's engine: PGlite (Postgres compiled to WebAssembly) in a module Web Worker of our
+ * own. Not PGliteWorker: that one drops the error's SQLSTATE and position and has no way to stop a
+ * query; here stopping is `worker.terminate()` on the main thread and a fresh worker.
+ *
+ * Bundled by playground/sql/build.mjs to dist/site/sql/engine/worker.js. Protocol: ./protocol.ts.
+ * @module
+ */
+import { PGlite, type Results } from '@electric-sql/pglite';
+import { toJsonRow } from '../values.js';
+import type { FromWorker, InitMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { findTransactionControl } from './transaction-control.js';
+
+// The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
+interface WorkerScope {
+  postMessage(message: FromWorker): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
+}
+const scope = self as unknown as WorkerScope;
+
+let database: Promise<PGlite> | undefined;
+
+scope.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message.type === 'init') {
+    database ??= start(message);
+  } else if (message.type === 'run') {
+    void run(message);
+  }
+});
+
+async function start(init: InitMessage): Promise<PGlite> {
+  const started = performance.now();
+  try {
+    const db = await PGlite.create({
+      pgliteWasmModule: init.pgliteWasmModule,
+      // Not run (the data dir is loaded from the dump), but PGlite prefetches initdb.wasm unless given one.
+      initdbWasmModule: init.initdbWasmModule,
+      fsBundle: init.fsBundle,
+      loadDataDir: init.dataDir,
+    });
+    scope.postMessage({ type: 'ready', ms: performance.now() - started });
+    return db;
+  } catch (error) {
+    scope.postMessage({ type: 'init-failed', message: messageOf(error) });
+    throw error;
+  }
+}
+
+async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
+  if (!database) {
+    scope.postMessage({ type: 'result', id, ok: false, error: { message: 'The SQL engine was not initialised.' } });
+    return;
+  }
+  try {
+    const db = await database;
+    // SQL-8: a COMMIT, ROLLBACK, BEGIN … in the text would end the run's transaction early, so
+    // part of a failing run would stick. Refuse such a text before running any of it. How '…'
+    // strings are read depends on the session's setting, which an earlier run may have changed.
+    const scs = await db.query<{ scs: string }>("select current_setting('standard_conforming_strings') as scs");
+    const control = findTransactionControl(sql, { standardConformingStrings: scs.rows[0]?.scs !== 'off' });
+    if (control) {
+      const message =
+        `${control.statement} at position ${control.position} was refused and nothing ran: every run is one transaction, ` +
+        'committed when all its statements succeed and rolled back when one fails, so the text cannot contain ' +
+        'BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE or PREPARE TRANSACTION.';
+      scope.postMessage({ type: 'result', id, ok: false, refused: { message, ...control } });
+      return;
+    }
+    const started = performance.now();
+    // One transaction for the whole text: PGlite's transaction() sends BEGIN, our text as one
+    // simple-protocol query (so an error's position is relative to our text), then COMMIT, or
+    // ROLLBACK when any statement fails, so a failing last statement leaves no trace of the others.
+    // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
+    const raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
+    const ms = performance.now() - started;
+    try {
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms });
+    } catch (error) {
+      // A value the structured clone cannot copy; the transaction is committed all the same.
+      scope.postMessage({ type: 'result', id, ok: false, error: { message: `The result could not be sent: ${messageOf(error)}` } });
+    }
+  } catch (error) {
+    scope.postMessage({ type: 'result', id, ok: false, error: sqlError(error) });
+  }
+}
+
+/**
+ * One result per statement: rows cut to `maxRows` and made JSON-safe here, so a statement with
+ * millions of rows sends only the kept ones to the page and the page converts nothing (SQL-9).
+ * PGlite's `affectedRows` is a running total over the statements of one exec; undone here.
+ */
+function perStatement(raw: Results[], maxRows: number | undefined): StatementResult[] {
+  let before = 0;
+  return raw.map((result) => {
+    const total = result.affectedRows ?? before;
+    const all = result.rows as unknown[][];
+    const kept = maxRows === undefined || all.length <= maxRows ? all : all.slice(0, maxRows);
+    const statement: StatementResult = {
+      fields: result.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })),
+      rows: kept.map(toJsonRow),
+      totalRows: all.length,
+      affectedRows: Math.max(0, total - before),
+    };
+    if (result.command) statement.command = result.command;
+    before = total;
+    return statement;
+  });
+}
+
+/** PGlite's DatabaseError carries Postgres's fields; `position` arrives as a string. */
+function sqlError(error: unknown): SqlError {
+  const result: SqlError = { message: messageOf(error) };
+  if (typeof error !== 'object' || error === null) return result;
+  const fields = error as { code?: unknown; position?: unknown; detail?: unknown; hint?: unknown };
+  if (typeof fields.code === 'string' && /^[0-9A-Z]{5}$/.test(fields.code)) result.sqlState = fields.code;
+  const position = Number(fields.position);
+  if (fields.position !== undefined && fields.position !== '' && Number.isInteger(position) && position > 0) {
+    result.position = position;
+  }
+  if (typeof fields.detail === 'string' && fields.detail) result.detail = fields.detail;
+  if (typeof fields.hint === 'string' && fields.hint) result.hint = fields.hint;
+  return result;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  // Emscripten may throw plain objects (e.g. an ExitStatus); String() would say [object Object].
+  if (typeof error === 'object' && error !== null) {
+    try {
+      return JSON.stringify(error);
+    } catch {
+      // fall through
+    }
+  }
+  return String(error);
+}

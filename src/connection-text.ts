@@ -1,0 +1,34 @@
+/**
+ * How an agent reaches this page (LOG-2): the relay command and the MCP client configuration, as
+ * the text the log shows. Pure, so the words a user copies are tested without an element.
+ * @module
+ */
+
+/** The relay's default port: the widget tries it first, and the command leaves it unsaid. */
+export const DEFAULT_RELAY_PORT = 9333;
+
+/** What {@link relayConnectionText} returns. */
+export interface RelayConnectionText {
+  /** The relay's arguments after `npx`. */
+  readonly args: readonly string[];
+  /** The command to start the relay, e.g. `npx --no-install ai-ops-relay --widget-origin https://…`. */
+  readonly command: string;
+  /** An MCP client configuration that starts the same relay, as indented JSON. */
+  readonly config: string;
+}
+
+/**
+ * The relay command and MCP configuration for a page at `origin` whose widget uses `port`.
+ * `--no-install`: npx runs the installed package and never fetches one of that name (PKG-2).
+ * @example
+ * relayConnectionText('http://localhost:5173', 9400).command
+ * // 'npx --no-install ai-ops-relay --widget-origin http://localhost:5173 --port 9400'
+ */
+export function relayConnectionText(origin: string, port: number = DEFAULT_RELAY_PORT): RelayConnectionText {
+  const args = ['--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
+  return {
+    args,
+    command: `npx ${args.join(' ')}`,
+    config: JSON.stringify({ mcpServers: { 'ai-ops': { command: 'npx', args } } }, null, 2),
+  };
+}

@@ -1,0 +1,109 @@
+// The document pages' shared bar (playground/shared/document-bar.tsx) in real Chromium, over a
+// real document state and IndexedDB, driven by the keyboard like a person.
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import * as React from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
+import { DocumentBar } from '../../playground/shared/document-bar.js';
+import { createDocumentState } from '../../playground/shared/document-state.js';
+
+let n = 0;
+function documents() {
+  return createDocumentState({
+    storeName: `ai-ops-test-bar-${Date.now()}-${++n}`,
+    field: 'text',
+    idPrefix: 'doc',
+    welcome: { name: 'ようこそ', text: 'welcome' },
+    blank: (name) => `# ${name}`,
+  });
+}
+
+async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('playground: the shared document bar', () => {
+  let container: HTMLElement;
+  let root: Root;
+  const startUrl = location.href;
+
+  beforeEach(() => {
+    container = document.createElement('div');
+    document.body.append(container);
+    root = createRoot(container);
+  });
+
+  afterEach(() => {
+    root.unmount();
+    container.remove();
+    history.replaceState(null, '', startUrl);
+  });
+
+  const render = (state: ReturnType<typeof documents>) =>
+    flushSync(() => root.render(React.createElement(DocumentBar, { documents: state, label: 'スライドの操作', newName: '新しいスライド' })));
+  const nameInput = () => container.querySelector<HTMLInputElement>('input[type="text"]')!;
+  const openSelect = () => container.querySelector('select')!;
+
+  it('[APP-5] a named toolbar of labelled controls (axe); the name is disabled until a document is open', async () => {
+    const state = documents();
+    render(state);
+    expect(container.querySelector('[role="toolbar"]')?.getAttribute('aria-label')).to.equal('スライドの操作');
+    expect(nameInput().disabled).to.equal(true);
+    await state.open('welcome');
+    await until(() => !nameInput().disabled && nameInput().value === 'ようこそ', 'the name');
+    await expect(container).to.be.accessible();
+  });
+
+  it('[DOC-3] Enter renames the open document; Escape puts the name back without renaming', async () => {
+    const state = documents();
+    await state.open('welcome');
+    render(state);
+    nameInput().focus();
+    nameInput().select();
+    await sendKeys({ type: '週報' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => state.openDocument()?.name === '週報', 'the rename');
+    expect(document.activeElement).not.to.equal(nameInput());
+
+    nameInput().focus();
+    nameInput().select();
+    await sendKeys({ type: '取り消す名前' });
+    expect(nameInput().value).to.equal('取り消す名前');
+    await sendKeys({ press: 'Escape' });
+    await until(() => nameInput().value === '週報', 'the name back');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(state.openDocument()?.name).to.equal('週報');
+  });
+
+  it('[DOC-1] 「開く」 lists the saved documents (enabled from two on); choosing one and 「新しいスライド」 go to ?doc=<id> without loading a page', async () => {
+    const state = documents();
+    await state.open('welcome');
+    render(state);
+    await until(() => openSelect().options.length === 1, 'the one document listed');
+    expect(openSelect().disabled).to.equal(true);
+    const seen: string[] = [];
+    const onPop = () => seen.push(location.search);
+    addEventListener('popstate', onPop);
+    try {
+      container.querySelector('button')!.click();
+      await until(() => seen.length === 1, 'the navigation to the new document');
+      expect(seen[0]).to.match(/^\?doc=doc-[\w-]+$/);
+      const id = seen[0].slice('?doc='.length);
+      await state.open(id);
+      await until(() => openSelect().options.length === 2 && !openSelect().disabled, 'both documents listed');
+      expect(openSelect().value).to.equal(id);
+      expect(Array.from(openSelect().options, (option) => option.text)).to.include.members(['新しいスライド', 'ようこそ']);
+      openSelect().value = 'welcome';
+      openSelect().dispatchEvent(new Event('change', { bubbles: true }));
+      await until(() => seen.length === 2, 'the navigation to welcome');
+      expect(seen[1]).to.equal('?doc=welcome');
+    } finally {
+      removeEventListener('popstate', onPop);
+    }
+  });
+});
