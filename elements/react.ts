@@ -1,5 +1,6 @@
 /**
- * React wrappers of the ai-ops elements (SHAPE-6), made with `@lit/react`: properties such as
+ * React wrappers of the ai-ops elements (SHAPE-6), a thin layer over React 19's own custom-element
+ * support: properties such as
  * `aiOps` and `strings` are set as properties, and the `ai-ops-*` events arrive as typed `on*`
  * props. The stores also work with `useSyncExternalStore` directly, see {@link useAiOpsStore}.
  *
@@ -12,79 +13,94 @@
  * render the tags alone (REACT-2).
  * @module
  */
-import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import type { ReadableStore } from '../src/store.js';
 import type { AiOpsConfirm as AiOpsConfirmElement } from './ai-ops-confirm.js';
 import type { AiOpsLog as AiOpsLogElement } from './ai-ops-log.js';
-import { AiOpsSwitch as AiOpsSwitchElement } from './ai-ops-switch.js';
+import type { AiOpsSwitch as AiOpsSwitchElement } from './ai-ops-switch.js';
 import './define.js';
 import './jsx.js'; // the JSX types of the raw tags come with the wrappers
 import type {
   AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent, AiOpsSwitchChangeEvent,
 } from './events.js';
 
-/**
- * The properties of the elements defined on demand that the wrappers set as properties: those
- * with no attribute (objects, the clock) and `pointerGuardMs` (whose attribute is spelled
- * otherwise). `@lit/react` reads only `elementClass.prototype` to tell properties from attributes,
- * so a stand-in holding these names replaces the class (whose import would load its code). The
- * log's `tool`, `mode` and `open` go as attributes, which the bare tag keeps (selectors and server
- * rendering see them) and Lit reads when it upgrades; React 19 sets them as properties from then
- * on. A test checks every declared property of both classes reaches the element.
- */
-const onDemandProperties = {
-  'ai-ops-confirm': ['aiOps', 'strings', 'pointerGuardMs', 'clock', 'automated'],
-  'ai-ops-log': ['aiOps', 'strings', 'clock'],
-} as const;
+/** The props of a wrapper: the element's own properties, its events as `on*`, and HTML's attributes. */
+export type WrapperProps<I extends HTMLElement, P extends keyof I, E extends Record<string, Event>> =
+  Omit<React.HTMLAttributes<I>, keyof E | P> & Partial<Pick<I, P>> & { [K in keyof E]?: (event: E[K]) => void } & { ref?: React.Ref<I> };
 
-/** A stand-in for `createComponent`'s `elementClass`: its prototype names the properties only. */
-function propertiesOnly<T>(names: readonly string[]): T {
-  return { prototype: Object.fromEntries(names.map((name) => [name, undefined])) } as T;
+/**
+ * A React component rendering `tagName` (REACT-1: a few lines instead of `@lit/react`'s
+ * `createComponent`, whose bytes every React page would load with the switch). `properties` are
+ * set on the element as properties in a layout effect, never rendered as attributes: objects such
+ * as `aiOps`, `strings` and the clock, which React 19 would otherwise turn into attribute strings
+ * on a tag not yet upgraded (the dialog's and the log's code loads on demand), and which have no
+ * server rendering (REACT-2). A bare tag keeps them as own properties and Lit takes them over when
+ * it upgrades. Everything else goes to React 19, which sets a known property and otherwise an
+ * attribute (`tool`, `mode`, `open`: selectors and server rendering see them). `events` maps an
+ * `on*` prop to the element's event name, which React 19 listens to as `on<event-name>`.
+ */
+function wrapper<I extends HTMLElement, P extends keyof I & string, E extends Record<string, Event>>(
+  tagName: string, displayName: string, properties: readonly P[], events: { [K in keyof E]: string },
+): React.FC<WrapperProps<I, P, E>> {
+  const eventNames = events as Record<string, string>;
+  const component = (props: WrapperProps<I, P, E>) => {
+    const node = React.useRef<I | null>(null);
+    const given = props as Record<string, unknown>;
+    const rendered: Record<string, unknown> = {};
+    for (const name of Object.keys(given)) {
+      if (name === 'ref' || (properties as readonly string[]).includes(name)) continue;
+      rendered[name in eventNames ? `on${eventNames[name]}` : name] = given[name];
+    }
+    const outer = given.ref as React.Ref<I> | undefined;
+    rendered.ref = React.useCallback((element: I | null) => {
+      node.current = element;
+      if (typeof outer === 'function') return outer(element);
+      if (outer) (outer as React.RefObject<I | null>).current = element;
+      return undefined;
+    }, [outer]);
+    React.useLayoutEffect(() => {
+      const element = node.current as Record<string, unknown> | null;
+      if (!element) return;
+      for (const name of properties) {
+        if (name in given && element[name] !== given[name]) element[name] = given[name];
+      }
+    });
+    return React.createElement(tagName, rendered);
+  };
+  component.displayName = displayName;
+  return component;
 }
 
 /**
  * `<ai-ops-switch>` for React.
  * @example <AiOpsSwitch tool="slides" onSwitchChange={(e) => console.log(e.detail.on)} />
  */
-export const AiOpsSwitch = createComponent({
-  react: React,
-  tagName: 'ai-ops-switch',
-  elementClass: AiOpsSwitchElement,
-  displayName: 'AiOpsSwitch',
-  events: {
-    onSwitchChange: 'ai-ops-switch-change' as EventName<AiOpsSwitchChangeEvent>,
-  },
-});
+export const AiOpsSwitch = wrapper<AiOpsSwitchElement, 'aiOps' | 'strings' | 'tool', { onSwitchChange: AiOpsSwitchChangeEvent }>(
+  'ai-ops-switch', 'AiOpsSwitch', ['aiOps', 'strings'] as ('aiOps' | 'strings' | 'tool')[], { onSwitchChange: 'ai-ops-switch-change' },
+);
 
 /**
- * `<ai-ops-confirm>` for React.
+ * `<ai-ops-confirm>` for React: its properties (no attribute, or `pointerGuardMs` whose attribute
+ * is spelled otherwise) are set as properties, also before its code has loaded (REACT-1). A test
+ * checks every declared property of the class reaches the element.
  * @example <AiOpsConfirm onApprove={(e) => console.log(e.detail.name)} />
  */
-export const AiOpsConfirm = createComponent({
-  react: React,
-  tagName: 'ai-ops-confirm',
-  elementClass: propertiesOnly<typeof AiOpsConfirmElement>(onDemandProperties['ai-ops-confirm']),
-  displayName: 'AiOpsConfirm',
-  events: {
-    onApprove: 'ai-ops-confirm-approve' as EventName<AiOpsConfirmApproveEvent>,
-    onDecline: 'ai-ops-confirm-decline' as EventName<AiOpsConfirmDeclineEvent>,
-  },
-});
+export const AiOpsConfirm = wrapper<AiOpsConfirmElement, 'aiOps' | 'strings' | 'pointerGuardMs' | 'clock' | 'automated',
+  { onApprove: AiOpsConfirmApproveEvent, onDecline: AiOpsConfirmDeclineEvent }>(
+  'ai-ops-confirm', 'AiOpsConfirm', ['aiOps', 'strings', 'pointerGuardMs', 'clock', 'automated'],
+  { onApprove: 'ai-ops-confirm-approve', onDecline: 'ai-ops-confirm-decline' },
+);
 
 /**
- * `<ai-ops-log>` for React.
+ * `<ai-ops-log>` for React. Its `tool`, `mode` and `open` go as attributes, which the bare tag
+ * keeps and Lit reads when it upgrades; React 19 sets them as properties from then on.
  * @example <AiOpsLog tool="node" mode="tab" onVisibilityChange={(e) => setTabShown(e.detail.visible)} />
  */
-export const AiOpsLog = createComponent({
-  react: React,
-  tagName: 'ai-ops-log',
-  elementClass: propertiesOnly<typeof AiOpsLogElement>(onDemandProperties['ai-ops-log']),
-  displayName: 'AiOpsLog',
-  events: {
-    onVisibilityChange: 'ai-ops-log-visibility-change' as EventName<AiOpsLogVisibilityChangeEvent>,
-  },
-});
+export const AiOpsLog = wrapper<AiOpsLogElement, 'aiOps' | 'strings' | 'clock' | 'tool' | 'mode' | 'open',
+  { onVisibilityChange: AiOpsLogVisibilityChangeEvent }>(
+  'ai-ops-log', 'AiOpsLog', ['aiOps', 'strings', 'clock'] as ('aiOps' | 'strings' | 'clock' | 'tool' | 'mode' | 'open')[],
+  { onVisibilityChange: 'ai-ops-log-visibility-change' },
+);
 
 /**
  * Reads a runtime store in a React component (a session, the log, the confirmation queue).
