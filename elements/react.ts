@@ -1,8 +1,7 @@
 /**
  * React wrappers of the ai-ops elements (SHAPE-6), a thin layer over React 19's own custom-element
- * support: properties such as
- * `aiOps` and `strings` are set as properties, and the `ai-ops-*` events arrive as typed `on*`
- * props. The stores also work with `useSyncExternalStore` directly, see {@link useAiOpsStore}.
+ * support: properties such as `aiOps` and `strings` are set as properties, and the `ai-ops-*`
+ * events arrive as typed `on*` props. The stores also work with `useSyncExternalStore` directly, see {@link useAiOpsStore}.
  *
  * Importing this module defines `<ai-ops-switch>` at once and nothing else (REACT-1): the dialog
  * and the log are defined, their code loaded, when a switch first shows its tool on
@@ -25,7 +24,7 @@ import type {
 } from './events.js';
 
 /** The props of a wrapper: the element's own properties, its events as `on*`, and HTML's attributes. */
-export type WrapperProps<I extends HTMLElement, P extends keyof I, E extends Record<string, Event>> =
+type WrapperProps<I extends HTMLElement, P extends keyof I, E extends Record<string, Event>> =
   Omit<React.HTMLAttributes<I>, keyof E | P> & Partial<Pick<I, P>> & { [K in keyof E]?: (event: E[K]) => void } & { ref?: React.Ref<I> };
 
 /**

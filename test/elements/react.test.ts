@@ -66,6 +66,28 @@ describe('React wrappers', () => {
     expect(log.aiOps === aiOps, 'the log took over the aiOps React set before it upgraded').to.equal(true);
   });
 
+  it('[SHAPE-6] the wrappers hand their element to a ref, take other HTML attributes, and drop an event listener removed from the props', async () => {
+    const aiOps = createTestRuntime();
+    aiOps.provideOperations('slides', testOperations('slides'));
+    const ref = React.createRef<AiOpsSwitchElement>();
+    const seen: (AiOpsLogElement | null)[] = [];
+    const changes: boolean[] = [];
+    const render = (listen: boolean) => flushSync(() => root.render(React.createElement(React.Fragment, null,
+      React.createElement(AiOpsSwitch, { tool: 'slides', aiOps, ref, id: 'the-switch', onSwitchChange: listen ? (e: AiOpsSwitchChangeEvent) => changes.push(e.detail.on) : undefined }),
+      React.createElement(AiOpsLog, { aiOps, tool: 'slides', ref: (el: AiOpsLogElement | null) => { seen.push(el); } }),
+    )));
+    render(true);
+    const el = container.querySelector<AiOpsSwitchElement>('ai-ops-switch')!;
+    expect(ref.current === el, 'the ref holds the switch').to.equal(true);
+    expect(el.id).to.equal('the-switch');
+    expect(seen[0] === container.querySelector('ai-ops-log'), 'the callback ref got the log').to.equal(true);
+    await el.updateComplete;
+    render(false);
+    el.shadowRoot!.querySelector('input')!.click();
+    await until(() => el.shadowRoot!.querySelector('input')!.checked, 'the switch to show on');
+    expect(changes).to.deep.equal([]);
+  });
+
   it('[SHAPE-6] the stores work with useSyncExternalStore (useAiOpsStore)', async () => {
     const aiOps = createTestRuntime();
     const session: ToolSession = aiOps.provideOperations('slides', testOperations('slides'));
