@@ -120,16 +120,17 @@ async function buildPlayground({ only }) {
 /**
  * The React app's code alone (playground/app/main.tsx, a chunk per page) into `outdir`, replacing
  * its chunks. `production: false` gives React's development build, where `<StrictMode>` mounts,
- * unmounts and mounts every effect again (the APP-2 test runs the app that way).
- * @param {{ outdir: string, production?: boolean }} options
+ * unmounts and mounts every effect again (the APP-2 test runs the app that way). `entry` bundles
+ * another React page the same way (REACT-1's minimal page in test/e2e/fixtures/react-minimal).
+ * @param {{ outdir: string, production?: boolean, entry?: string }} options
  * @returns {Promise<import('esbuild').BuildResult>} with its metafile
  */
-export async function buildApp({ outdir, production: forProduction = production }) {
+export async function buildApp({ outdir, production: forProduction = production, entry }) {
   const app = join(root, 'playground');
   await rm(join(outdir, 'chunks'), { recursive: true, force: true });
   // A page's build.mjs may add esbuild plugins for its code in the app (`export function appPlugins()`).
   const pagePlugins = [];
-  for (const name of TOOL_NAMES) {
+  for (const name of entry ? [] : TOOL_NAMES) {
     const script = join(app, name, 'build.mjs');
     if (!existsSync(join(app, name, 'page.tsx')) || !existsSync(script)) continue;
     const mod = await import(pathToFileURL(script).href);
@@ -139,7 +140,7 @@ export async function buildApp({ outdir, production: forProduction = production 
     ...browserOptions,
     minify: forProduction,
     define: { 'process.env.NODE_ENV': JSON.stringify(forProduction ? 'production' : 'development') },
-    entryPoints: { main: join(app, 'app/main.tsx') },
+    entryPoints: { main: entry ?? join(app, 'app/main.tsx') },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',

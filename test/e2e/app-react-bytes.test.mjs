@@ -13,8 +13,15 @@
 //   src/files.ts's file helpers, which no part of the switch path imports). Computed from the
 //   metafile's import graph on every run, not from a list: a module the switch path starts
 //   importing becomes ai-ops's share at once.
+// A second test needs no such rule: a minimal React page (test/e2e/fixtures/react-minimal: the three
+// wrappers and two operations written with the root entry alone), bundled by the app's buildApp,
+// where everything of ai-ops and Lit it requests is ai-ops's share, its operations module beside.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { cp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../esbuild.config.mjs';
 import { clickSwitch, launchBrowser, startDemo, waitFor } from './harness.mjs';
 import { TOOLS, attributedBytes, isAiOpsOrLit, outputsByUrlPath, readAppMetafile, recordRequests, routedTools } from './app-harness.mjs';
 
@@ -42,9 +49,18 @@ function reachedBySwitchPath(inputs, metafile) {
 }
 const LOG_OR_DIALOG = /^elements\/ai-ops-(log|confirm)\.ts$/;
 
-let demo, browser;
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const fixture = join(root, 'test/e2e/fixtures/react-minimal');
+/** Where the minimal page is built, under the served site (removed afterwards). */
+const MINIMAL = 'react-minimal-fixture';
+
+let demo, browser, minimal;
 
 before(async () => {
+  const outdir = join(root, 'dist/site', MINIMAL);
+  await rm(outdir, { recursive: true, force: true });
+  minimal = (await buildApp({ outdir, entry: join(fixture, 'main.tsx') })).metafile;
+  await cp(join(fixture, 'index.html'), join(outdir, 'index.html'));
   demo = await startDemo();
   browser = await launchBrowser();
 });
@@ -52,6 +68,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await demo?.close();
+  await rm(join(root, 'dist/site', MINIMAL), { recursive: true, force: true });
 });
 
 /** The app chunks among `paths` that hold the log's or the dialog's element. */
@@ -92,4 +109,32 @@ test('[REACT-1] every tool page of the app, loaded with its switch off, loads no
     await clickSwitch(page, tool);
     await page.close();
   }
+});
+
+test('[REACT-1] a minimal React page (the three wrappers, two operations of its own) loaded with its switch off loads no log or dialog code and at most PKG-4\'s 12,288 B of ai-ops and Lit', async (t) => {
+  const outputs = outputsByUrlPath(minimal);
+  const page = await browser.context.newPage();
+  const requests = recordRequests(page, demo.origin);
+  await page.goto(`${demo.origin}/${MINIMAL}/`, { waitUntil: 'networkidle' });
+  const toggle = page.locator('ai-ops-switch[tool="notes"] input[role="switch"]');
+  await toggle.waitFor();
+  assert.equal(await toggle.isChecked(), false, 'the switch is off');
+  const paths = requests.paths();
+  assert.ok(paths.some((p) => outputs.has(p)), `the page's chunks were requested (${paths.join(', ')})`);
+  assert.deepEqual(logOrDialogChunks(paths, outputs), [], 'no log or dialog chunk while off');
+  const isOwn = (input) => input.startsWith('test/e2e/fixtures/react-minimal/');
+  const { total, files } = attributedBytes(paths, isAiOpsOrLit, { outputs });
+  const own = attributedBytes(paths, isOwn, { outputs }).total;
+  t.diagnostic(`minimal React page: ai-ops + Lit ${total} B min+gzip in ${files.length} files (${files.map((f) => `${f.path.split('/').pop()} ${f.share}`).join(', ')}); `
+    + `${total <= BUDGET ? 'within' : `over by ${total - BUDGET} B:`} PKG-4's ${BUDGET} B; its operations module ${own} B more`);
+  const inputs = new Set(paths.flatMap((p) => Object.keys(outputs.get(p)?.inputs ?? {})));
+  assert.ok(inputs.has('elements/react.ts') && inputs.has('src/runtime.ts') && !inputs.has('tools/shared.ts'), 'the React layer and the runtime load, nothing of ai-ops/tools');
+  assert.ok(total <= BUDGET, `${total} B of ai-ops and Lit while off, over PKG-4's ${BUDGET} B`);
+  assert.ok(total > 8000, `the switch, the runtime and Lit are counted (${total} B)`);
+
+  await clickSwitch(page, 'notes');
+  await waitFor(() => logOrDialogChunks(requests.paths(), outputs).length >= 1, 10_000, 'the log and dialog chunks after switch-on');
+  await page.waitForFunction(() => customElements.get('ai-ops-log') !== undefined && customElements.get('ai-ops-confirm') !== undefined);
+  await clickSwitch(page, 'notes');
+  await page.close();
 });
