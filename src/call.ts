@@ -4,7 +4,7 @@
  * `failed` (RES-4) and every outcome into a JSON envelope (RES-1). The switch (and the call's
  * cancellation signal) is read again at each arrow, because each step before it may wait: a
  * `prepare` that makes a round trip, a dialog the user leaves open (SAFE-1, NAT-2). It knows
- * nothing of switches or dialogs: the tool session hands it callbacks.
+ * nothing of switches or dialogs: the session's operations (`session-operations.ts`) hand it callbacks.
  * @module
  */
 import type { AnyOperationDefinition, CallContext, ConfirmationContent } from './definition.js';
@@ -120,7 +120,7 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
 /**
  * Serialises an envelope. A result that is not an envelope, or cannot be serialised
  * (cycles, BigInt), becomes `failed`, so a caller always receives a JSON envelope (RES-1). It lives
- * with the call path, which loads on the first switch-on, not with the page (PKG-4).
+ * with the call path, in the on-demand part (`on-demand.ts`).
  * @example serialize(succeed({ id: 'a' })).json // '{"id":"a","ok":true}'
  */
 export function serialize(value: unknown): { result: OperationResult; json: string } {

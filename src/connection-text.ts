@@ -4,8 +4,10 @@
  * @module
  */
 
-/** The relay's default port: the widget tries it first, and the command leaves it unsaid. */
-export const DEFAULT_RELAY_PORT = 9333;
+import { DEFAULT_RELAY_PORT } from './defaults.js';
+
+// The relay's default port: the widget tries it first, and the command leaves it unsaid.
+export { DEFAULT_RELAY_PORT };
 
 /** What {@link relayConnectionText} returns. */
 export interface RelayConnectionText {

@@ -1,7 +1,6 @@
 /**
  * What the log keeps of a settled call (LOG-3, LOG-4, SAFE-8): its texts, cut, and never the values.
- * Used by the call path, so the formatting loads with it on the first switch-on, not with the page
- * (PKG-4).
+ * Used by the call path only, so the formatting is in the on-demand part with it (`on-demand.ts`).
  * @module
  */
 import { DETAIL_CHARS, formatValue, summarizeArgs, summarizeResult, type CutText } from './log-text.js';

@@ -27,6 +27,7 @@
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
+import { DEFAULT_ASSETS_BASE } from './defaults.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 
 /** A CallToolResult as the relay and MCP clients expect it. */
@@ -144,7 +145,7 @@ export function createModelContextProvider(options: ModelContextProviderOptions)
   const win = (options.window ?? window) as ModelContextWindow;
   const doc = win.document as WithModelContext;
   const clock = options.clock ?? systemClock;
-  const base = new URL(options.assetsBase ?? '/ai-ops/vendor/', doc.baseURI);
+  const base = new URL(options.assetsBase ?? DEFAULT_ASSETS_BASE, doc.baseURI);
   let native: boolean | null = null;
   let loading: Promise<ModelContextLike> | null = null;
 

@@ -19,6 +19,7 @@
  * @module
  */
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { DEFAULT_ASSETS_BASE, DEFAULT_RELAY_PORT } from './defaults.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 
 /** Where the vendor files are and which relay port the widget tries first. */
@@ -65,6 +66,10 @@ const TOLD_AGAIN_AFTER_MS = 10_000;
 /** How long to wait for the widget's document before probing anyway. */
 const WIDGET_LOAD_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
+/** How often {@link RelayConnection.keepLooking} checks the relay port while a switch is on. */
+const LOOK_EVERY_MS = 2000;
+/** The widget is re-created on focus or visibility at most this often. */
+const WAKE_AT_MOST_EVERY_MS = 3000;
 
 /**
  * The relay connection of one page. Nothing is loaded until {@link connect}.
@@ -97,6 +102,10 @@ export class RelayConnection implements RelayConnector {
   #discovering: Element | null = null;
   /** Cancels the discovery's waits and its probe request. */
   #discovery = new AbortController();
+  /** {@link keepLooking}'s question, its next check, and when it last re-created the widget. */
+  #anyOn: (() => boolean) | null = null;
+  #look: TimerHandle = null;
+  #wokeAt = -Infinity;
 
   /** The widget asks the page for its tools right after it reached a relay: the only sign of a live connection. */
   readonly #onMessage = (event: MessageEvent) => {
@@ -109,8 +118,8 @@ export class RelayConnection implements RelayConnector {
     this.#doc = this.#win.document;
     this.#clock = options.clock ?? systemClock;
     this.#loader = options.loader;
-    this.#embedSrc = new URL('relay/embed.js', new URL(options.assetsBase ?? '/ai-ops/vendor/', this.#doc.baseURI)).href;
-    this.#port = String(options.relayPort ?? 9333);
+    this.#embedSrc = new URL('relay/embed.js', new URL(options.assetsBase ?? DEFAULT_ASSETS_BASE, this.#doc.baseURI)).href;
+    this.#port = String(options.relayPort ?? DEFAULT_RELAY_PORT);
     this.#probing = options.discovery === 'probe';
     this.#win.addEventListener('message', this.#onMessage);
   }
@@ -140,11 +149,53 @@ export class RelayConnection implements RelayConnector {
     this.#removeWidget();
   }
 
-  /** Disconnects for good and removes the page listener this connection added. */
+  /** Disconnects for good, stops {@link keepLooking}, and removes every page listener this connection added. */
   dispose(): void {
     this.disconnect();
     this.#disposed = true;
+    this.#stopLooking();
     this.#win.removeEventListener('message', this.#onMessage);
+    this.#doc.removeEventListener('visibilitychange', this.#wake);
+    this.#win.removeEventListener('focus', this.#wake);
+  }
+
+  /**
+   * Finds a relay started after the page (RELAY-5, the runtime's `autoReconnect`): while `anyOn()`
+   * says a switch is on and the page is visible, the relay port is checked every 2 s until a relay
+   * answered ({@link discover}); the widget is re-created when the page becomes visible or focused
+   * (at most every 3 s). Call it again whenever the switches change; {@link dispose} stops it.
+   * @example relay.keepLooking(() => aiOps.anyOn());
+   */
+  keepLooking(anyOn: () => boolean): void {
+    if (this.#disposed) return;
+    if (!this.#anyOn) {
+      this.#doc.addEventListener('visibilitychange', this.#wake);
+      this.#win.addEventListener('focus', this.#wake);
+    }
+    this.#anyOn = anyOn;
+    if (!anyOn()) this.#stopLooking();
+    else if (this.#look === null) this.#look = this.#clock.setTimeout(this.#check, LOOK_EVERY_MS);
+  }
+
+  #visible() {
+    return this.#doc.visibilityState === 'visible';
+  }
+
+  readonly #check = () => {
+    this.#look = this.#clock.setTimeout(this.#check, LOOK_EVERY_MS);
+    if (this.#visible() && !this.#connected) void this.discover();
+  };
+
+  readonly #wake = () => {
+    if (this.#disposed || !this.#visible() || !this.#anyOn?.() || this.#connected) return;
+    if (this.#clock.now() - this.#wokeAt < WAKE_AT_MOST_EVERY_MS) return;
+    this.#wokeAt = this.#clock.now();
+    void this.reconnect().catch(() => {});
+  };
+
+  #stopLooking() {
+    this.#clock.clearTimeout(this.#look);
+    this.#look = null;
   }
 
   async discover(): Promise<boolean> {

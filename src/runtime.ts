@@ -1,16 +1,18 @@
 /**
- * The page-wide runtime: one confirmation queue, one log, one relay connection, and a session per
- * tool. A page hands its definitions over from a plain module (SHAPE-5):
- * `provideOperations('sql', createSqlOperations(deps))`.
+ * The page-wide runtime: one log, a session per tool, which tool pages are shown (`attach`,
+ * APP-1), and the one on-demand part (`on-demand.ts`: the relay connection, the confirmation queue,
+ * the call path), loaded once and handed to the sessions. A page hands its definitions over from a
+ * plain module (SHAPE-5): `provideOperations('sql', createSqlOperations(deps))`.
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
 import type { ConfirmationQueue, ConfirmationState } from './confirmation-queue.js';
+import { DEFAULT_RELAY_PORT } from './defaults.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
 import type { ModelContextLike, ModelContextProvider } from './model-context.js';
 import type { RelayConnector, RelayOptions } from './relay-connection.js';
-import type { ActiveParts } from './active.js';
+import type { OnDemandParts } from './on-demand.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
 import type { ScriptLoader } from './script-loader.js';
@@ -99,24 +101,19 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const win = options.window ?? window;
   const clock = options.clock ?? systemClock;
   const embedded = options.embedded ?? isEmbedded(win);
-  const relayPort = options.relayPort ?? 9333;
+  const relayPort = options.relayPort ?? DEFAULT_RELAY_PORT;
   const log = createOperationLog();
   const autoReconnect = !embedded && options.autoReconnect !== false;
   let disposed = false;
 
-  // PKG-4: the polyfill and relay loading, the registration, the call path and the confirmation
-  // logic are one chunk (src/active.ts) loaded on the first switch-on or call; the runtime loads it,
-  // once, and hands it to the sessions. Until then `relay`, `modelContext` and `confirmations`
-  // answer as their real ones would with nothing loaded: no widget, nothing registered, no request.
-  let parts: ActiveParts | null = null;
-  let loading: Promise<ActiveParts> | null = null;
+  // The on-demand part (PKG-4, see on-demand.ts), loaded once, on the first switch-on or call, and
+  // handed to the sessions.
+  let parts: OnDemandParts | null = null;
+  let loading: Promise<OnDemandParts> | null = null;
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
   const load = () =>
-    (loading ??= import('./active.js').then((active) => {
-      parts ??= active.createActiveParts({
-        window: win, clock, loader: options.loader, assetsBase: options.assetsBase, relayPort, autoReconnect, confirmationState, anyOn,
-        ...(options.browserModelContext !== undefined ? { browserModelContext: options.browserModelContext } : {}),
-      });
+    (loading ??= import('./on-demand.js').then((onDemand) => {
+      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn });
       if (disposed) parts.dispose();
       return parts;
     }).catch((error: unknown) => {
@@ -124,8 +121,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       throw error;
     }));
 
-  // The sessions use the loaded parts themselves; these are for the elements (the log's reconnect
-  // button shows only while a switch is on) and for tests.
+  // The sessions use the loaded parts themselves. These answer the elements as the loaded ones
+  // would, and as nothing loaded does before: no widget, no request.
   const relay: AiOps['relay'] = {
     reconnect: () => load().then((p) => p.relay.reconnect()),
     disconnect: () => parts?.relay.disconnect(),
@@ -141,7 +138,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     getSnapshot: confirmationState.getSnapshot,
     subscribe: confirmationState.subscribe,
     request: (request) => load().then((p) => p.queue.request(request)),
-    // Before the chunk loads no request exists, so there is nothing to answer.
+    // Before the on-demand part loads no request exists, so there is nothing to answer.
     approve: (id, answer) => parts?.queue.approve(id, answer),
     decline: (id) => parts?.queue.decline(id),
     declineTool: (tool) => parts?.queue.declineTool(tool),
@@ -223,7 +220,7 @@ let defaultOptions: AiOpsOptions = {};
  * @example configureAiOps({ assetsBase: '/vendor/ai-ops/', relayPort: 9400 });
  */
 export function configureAiOps(options: AiOpsOptions): void {
-  if (defaultRuntime) throw new Error('ai-ops: configureAiOps must be called before the default runtime is used');
+  if (defaultRuntime) throw new Error('ai-ops: call configureAiOps before the default runtime is used');
   defaultOptions = options;
 }
 

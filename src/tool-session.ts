@@ -1,7 +1,8 @@
 /**
- * One tool's lifecycle and call path: the permission store drives it (on → load scripts and
- * register; off → unregister, decline waiting confirmations), and every call goes through
- * {@link runCall} and lands in the log (SW-2..SW-4, REG-1..REG-5).
+ * One tool of the page: its status and its permission (SW-2..SW-4, REG-1..REG-5, APP-1). The stored
+ * switch and the page being shown drive it: on → the runtime's on-demand part (`on-demand.ts`)
+ * loads the scripts and registers the session's operations (`session-operations.ts`); off, or the
+ * page left → they are unregistered and its waiting confirmations declined.
  * @module
  */
 import type { AnyOperationDefinition } from './definition.js';
@@ -10,8 +11,8 @@ import type { OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail } from './result.js';
 import { createStore, type ReadableStore } from './store.js';
-import type { ActiveParts } from './active.js';
-import type { SessionEngine } from './session-engine.js';
+import type { OnDemandParts } from './on-demand.js';
+import type { SessionOperations } from './session-operations.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';
@@ -58,11 +59,8 @@ export interface ToolSessionDeps {
   onStatusChange(): void;
   /** Whether the tool's page is shown (APP-1, the runtime's `attach`): the operations are exposed only then. */
   shown: ReadableStore<boolean>;
-  /**
-   * The runtime's on-demand part (PKG-4: the polyfill and relay, the registration, the call path and
-   * the confirmation queue), loaded once per runtime on the first switch-on or call.
-   */
-  load(): Promise<ActiveParts>;
+  /** The runtime's on-demand part (`on-demand.ts`), loaded once per runtime on the first switch-on or call. */
+  load(): Promise<OnDemandParts>;
 }
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
@@ -78,11 +76,11 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     operations: [...definitions.keys()],
   });
   // The on-demand part once this session used it, and the session's compiled operations in it.
-  let active: ActiveParts | null = null;
-  let engine: SessionEngine | null = null;
-  const engineOf = (parts: ActiveParts) => {
+  let active: OnDemandParts | null = null;
+  let operations: SessionOperations | null = null;
+  const operationsIn = (parts: OnDemandParts) => {
     active = parts;
-    return (engine ??= parts.createSessionEngine({ tool, definitions, permission, isEnabled, confirmations: parts.queue, log, clock }));
+    return (operations ??= parts.createSessionOperations({ tool, definitions, permission, isEnabled, confirmations: parts.queue, log, clock }));
   };
   const update = (patch: Partial<ToolSessionState>) => {
     store.setState({ ...store.getState(), ...patch });
@@ -95,9 +93,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     const arrivedAt = clock.now();
     let loaded;
     try {
-      loaded = engineOf(await load());
+      loaded = operationsIn(await load());
     } catch (error) {
-      return JSON.stringify(fail(ErrorCode.failed, `the ai-ops call path could not be loaded: ${describeError(error)}`));
+      return JSON.stringify(fail(ErrorCode.failed, `could not load the ai-ops call path: ${describeError(error)}`));
     }
     return (await loaded.call(name, input, { signal, arrivedAt })).json;
   };
@@ -108,7 +106,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     update({ status: 'starting', error: null });
     try {
       const parts = await load();
-      const loaded = engineOf(parts);
+      const loaded = operationsIn(parts);
       const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;
       await loaded.register(modelContext, controller.signal);

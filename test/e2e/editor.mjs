@@ -40,14 +40,3 @@ export function terminalText(terminal) {
   });
 }
 
-/**
- * The axe-core violations of the page as it is now (every rule axe runs by default), as
- * `rule (impact): targets` lines; empty when it passes.
- */
-export async function axeViolations(page) {
-  await page.addScriptTag({ path: new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname });
-  return page.evaluate(async () => {
-    const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-}

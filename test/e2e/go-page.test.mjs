@@ -4,8 +4,8 @@
 // typed into and read like a person does. Build first: `node esbuild.config.mjs go`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
-import { axeViolations, editorText, tokenClasses } from './editor.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call, axeViolations } from './harness.mjs';
+import { editorText, tokenClasses } from './editor.mjs';
 
 const GO_TOOLS = ['go_delete_file', 'go_list_files', 'go_read_file', 'go_run', 'go_test', 'go_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;

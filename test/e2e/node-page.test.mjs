@@ -5,8 +5,8 @@
 // Build first: `node esbuild.config.mjs node`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call } from './harness.mjs';
-import { axeViolations, editorText, terminalText, tokenClasses } from './editor.mjs';
+import { startDemo, launchBrowser, clickSwitch, waitFor, callInPage as call, axeViolations } from './harness.mjs';
+import { editorText, terminalText, tokenClasses } from './editor.mjs';
 
 const NODE_TOOLS = ['node_delete_file', 'node_list_files', 'node_read_file', 'node_run_command', 'node_write_file'];
 const embedId = `e2e-${Date.now().toString(36)}`;

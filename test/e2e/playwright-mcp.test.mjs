@@ -34,7 +34,7 @@ const SAMPLE_CONSEQUENTIAL = ['sample_clear_note'];
 const SAMPLE_READ_ONLY = ['sample_read_note'];
 const READ_ONLY = ['drawio_read', 'excalidraw_read', 'go_list_files', 'go_read_file', 'node_list_files', 'node_read_file', 'slides_read', 'sql_read_query'];
 
-let demo, dir, client;
+let demo, dir, client, serverPid;
 
 before(async () => {
   demo = await startDemo();
@@ -62,13 +62,27 @@ before(async () => {
   });
   client = new Client({ name: 'ai-ops-e2e-agent', version: '1.0.0' });
   await client.connect(transport);
+  serverPid = transport.pid;
 });
 
 after(async () => {
+  // Close Playwright MCP's browser first and wait for its server to be gone: a page left open with
+  // its switch on would keep looking for a relay and join the next suite's (VER-6's two tabs).
+  await client?.callTool({ name: 'browser_close', arguments: {} }).catch(() => {});
   await client?.close().catch(() => {});
+  if (serverPid) await waitFor(() => !isAlive(serverPid), 15_000, 'Playwright MCP to exit').catch(() => {});
   await demo?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Calls one of Playwright MCP's tools; answers its text and isError. */
 async function act(name, args = {}, timeout = 120_000) {

@@ -5,8 +5,8 @@
 // Build first: `node esbuild.config.mjs sql`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call } from './harness.mjs';
-import { axeViolations, editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call, axeViolations } from './harness.mjs';
+import { editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
 
 let demo, browser, page;
 /** Every request any page of the browser made. */

@@ -1,8 +1,8 @@
 /**
- * The part of a tool session that runs only once its switch is on or a call arrives: the schemas
- * compiled, every call through {@link runCall} into the log, and the registration in the model
- * context. It is in the runtime's on-demand chunk (src/active.ts), so a page whose switches are all
- * off never downloads it (PKG-4); the session itself (status, permission, switch-off) stays small.
+ * One tool session's operations once its switch is on or a call arrives (part of the on-demand
+ * part, see `on-demand.ts`): the schemas compiled once, every call through {@link runCall} into the
+ * log, and the registration in the model context. The session itself (`tool-session.ts`) keeps
+ * the status and the permission.
  * @module
  */
 import { compileOperation, runCall, serialize } from './call.js';
@@ -16,8 +16,8 @@ import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, fail, type OperationResult } from './result.js';
 import { publishedSchema } from './validation.js';
 
-/** What a session's engine needs from the session. */
-export interface SessionEngineDeps {
+/** What a session's operations need from the session. */
+export interface SessionOperationsDeps {
   tool: string;
   definitions: ReadonlyMap<string, AnyOperationDefinition>;
   permission: PermissionStore;
@@ -29,22 +29,22 @@ export interface SessionEngineDeps {
 }
 
 /** One session's compiled operations, its call path and its registration. */
-export interface SessionEngine {
+export interface SessionOperations {
   /**
-   * Calls an operation and logs it (a name that is none of the definitions answers `not_found`, unlogged). `arrivedAt` is when the call
-   * reached the session (default now): the 50 s of CONF-8 run from there (SAFE-2).
+   * Calls an operation and logs it (a name that is none of the definitions answers `not_found`,
+   * unlogged). `arrivedAt` is when the call reached ai-ops: the 50 s of CONF-8 run from there (SAFE-2).
    */
-  call(name: string, input: unknown, options?: { signal?: AbortSignal; arrivedAt?: number }): Promise<{ result: OperationResult; json: string }>;
+  call(name: string, input: unknown, options: { signal?: AbortSignal; arrivedAt: number }): Promise<{ result: OperationResult; json: string }>;
   /** Registers every operation in `modelContext` until `signal` aborts (REG-1). */
   register(modelContext: ModelContextLike, signal: AbortSignal): Promise<void>;
 }
 
-/** Compiles the definitions' schemas and returns the session's engine. */
-export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
+/** Compiles the definitions' schemas (once) and returns the session's operations. */
+export function createSessionOperations(deps: SessionOperationsDeps): SessionOperations {
   const { tool, definitions, permission, isEnabled, confirmations, log, clock } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
-  const call: SessionEngine['call'] = async (name, input, { signal, arrivedAt = clock.now() } = {}) => {
+  const call: SessionOperations['call'] = async (name, input, { signal, arrivedAt }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     const { result, json } = await runCall(operation, input, {
@@ -77,7 +77,7 @@ export function createSessionEngine(deps: SessionEngineDeps): SessionEngine {
             ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
             // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
             execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
-              const { result, json } = await call(name, args, { signal: options?.signal });
+              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now() });
               return toCallToolResult(json, result.ok);
             },
           },

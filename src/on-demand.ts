@@ -1,0 +1,67 @@
+/**
+ * The on-demand part of the runtime: everything that runs only once a switch is on or a call
+ * arrives — the polyfill and relay loading, the registration, the call path with its validator, and
+ * the confirmation queue.
+ *
+ * Why it is a part of its own (PKG-4): a page whose switches are all off may load at most 12 KB
+ * (min + gzip) of ai-ops and Lit, and these modules alone would take most of that. So the runtime
+ * (`runtime.ts`) imports this module on demand, once, on the first switch-on or call, and hands
+ * what it creates to the sessions; nothing else imports it, and nothing loaded with the switch
+ * imports the modules behind it. Other files refer here rather than repeat this.
+ * @module
+ */
+import type { Clock } from './clock.js';
+import { createConfirmationQueue, type ConfirmationQueue, type ConfirmationState } from './confirmation-queue.js';
+import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
+import { RelayConnection } from './relay-connection.js';
+import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
+import { createSessionOperations } from './session-operations.js';
+import type { WritableStore } from './store.js';
+
+/** What {@link createOnDemandParts} needs from the runtime. */
+export interface OnDemandOptions {
+  window: Window;
+  clock: Clock;
+  loader?: ScriptLoader;
+  assetsBase?: string;
+  relayPort?: number;
+  /** Look for a relay started after the page (RELAY-5, {@link RelayConnection.keepLooking}). */
+  autoReconnect: boolean;
+  browserModelContext?: ModelContextLike | null;
+  /** The runtime's confirmation state, which the elements read before this part loads. */
+  confirmationState: WritableStore<ConfirmationState>;
+  /** True while any switch of the page is on or starting. */
+  anyOn(): boolean;
+}
+
+/** What the runtime hands its sessions once this part loaded. */
+export interface OnDemandParts {
+  modelContext: ModelContextProvider;
+  relay: RelayConnection;
+  queue: ConfirmationQueue;
+  createSessionOperations: typeof createSessionOperations;
+  /** Follows the switches: the relay is looked for while one is on (RELAY-5). */
+  update(): void;
+  /** Removes the widget and every listener and timer of the relay. */
+  dispose(): void;
+}
+
+/** The parts of one runtime: one script loader, one model context, one relay connection, one queue. */
+export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
+  const { window: win, clock, assetsBase, relayPort, autoReconnect, anyOn } = options;
+  const loader = options.loader ?? createDomScriptLoader(win.document);
+  const modelContext = createModelContextProvider({ loader, window: win, clock, assetsBase, browserModelContext: options.browserModelContext });
+  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget' });
+  const update = () => {
+    if (autoReconnect) relay.keepLooking(anyOn);
+  };
+  update();
+  return {
+    modelContext,
+    relay,
+    queue: createConfirmationQueue({ clock, store: options.confirmationState }),
+    createSessionOperations,
+    update,
+    dispose: () => relay.dispose(),
+  };
+}
