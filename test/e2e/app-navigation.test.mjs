@@ -101,12 +101,10 @@ test('[APP-1] a dialog waiting when the page is left (by the browser\'s back but
   const took = await withdrawn(left);
   const answer = await page.evaluate(() => window.__write);
   assert.ok(took.browser <= 500 && took.relay <= 500, JSON.stringify(took));
-  // The call is declined (its log row says so below) and the agent gets a failure. KNOWN GAP: the
-  // tool is unregistered before the declined envelope is delivered, so the agent reads the
-  // transport's failure (the polyfill: "Tool unregistered"; the relay: "Tool source … disconnected
-  // during invocation"), not the envelope — the same as switching off while a dialog waits.
-  assert.ok(answer.isError === true || typeof answer.thrown === 'string', JSON.stringify(answer));
-  assert.notEqual(answer.isError === false, true, 'never a success');
+  // The call is declined (its log row says so below) and the agent reads the declined envelope
+  // itself, delivered before the tool is unregistered — not the transport's "Tool unregistered".
+  assert.equal(answer.isError, true, JSON.stringify(answer));
+  assert.equal(JSON.parse(answer.content[0].text).error.code, 'declined', JSON.stringify(answer));
   assert.equal(await page.locator('ai-ops-confirm dialog[open]').count(), 0, 'the dialog closed');
   assert.equal(await page.locator(`ai-ops-switch[tool="${other}"]`).count(), 1, 'the previous page shows');
   assert.equal(await storedSwitch(page, TOOL), stored);
