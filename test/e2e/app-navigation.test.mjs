@@ -118,3 +118,16 @@ test('[APP-1] a dialog waiting when the page is left (by the browser\'s back but
   assert.equal(await page.locator(`ai-ops-log[tool="${TOOL}"] [part="row"]`).nth(2).locator('[part~="badge-declined"]').count(), 1, 'drawio_write was declined');
   assert.match(rows[2].result, /declined/);
 });
+
+test('[APP-1] a relayed call whose dialog waits when the page is left answers declined through the relay, not the relay\'s "disconnected during invocation"', async () => {
+  const call = callRelay(relay.client, 'drawio_write', {
+    xml: '<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/></root></mxGraphModel>',
+  }, 30_000);
+  await page.locator('ai-ops-confirm dialog[open]').waitFor({ timeout: 15_000 });
+  await page.goBack();
+  const { result, isError, env } = await call;
+  assert.equal(isError, true, JSON.stringify(result));
+  assert.equal(env?.error?.code, 'declined', JSON.stringify(result));
+  await withdrawn(Date.now());
+  assert.equal(await page.locator('ai-ops-confirm dialog[open]').count(), 0, 'the dialog closed');
+});
