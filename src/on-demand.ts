@@ -15,8 +15,15 @@ import { createConfirmationQueue, type ConfirmationQueue, type ConfirmationState
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
-import { createSessionOperations } from './session-operations.js';
+import { createSessionOperations, type SessionOperations } from './session-operations.js';
 import type { WritableStore } from './store.js';
+
+/**
+ * After the last call answered, how long the relay widget stays for the answer to cross it (page →
+ * widget frame → WebSocket) before the last switch-off removes it (APP-1): a message posted to a
+ * frame removed at once is lost.
+ */
+const ANSWER_CROSSES_MS = 200;
 
 /** What {@link createOnDemandParts} needs from the runtime. */
 export interface OnDemandOptions {
@@ -52,15 +59,34 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const loader = options.loader ?? createDomScriptLoader(win.document);
   const modelContext = createModelContextProvider({ loader, window: win, clock, assetsBase, browserModelContext: options.browserModelContext });
   const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget' });
+  // Every session's operations, so the last switch-off can wait for their calls to answer (APP-1).
+  const sessions: SessionOperations[] = [];
+  let closing = false;
   const update = () => {
     if (autoReconnect) relay.keepLooking(anyOn);
+    if (anyOn() || closing) return;
+    // SW-7: the last switch off removes the widget, so nothing talks to the relay port; with a call
+    // still answering (a declined dialog, a call already executing), once it answered and the
+    // answer had a moment to cross the widget, unless a switch came back on meanwhile (SAFE-5).
+    if (!sessions.some((s) => s.busy())) return relay.disconnect();
+    closing = true;
+    void Promise.all(sessions.map((s) => s.settled()))
+      .then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, ANSWER_CROSSES_MS)))
+      .then(() => {
+        closing = false;
+        if (!anyOn()) relay.disconnect();
+      });
   };
   update();
   return {
     modelContext,
     relay,
     queue: createConfirmationQueue({ clock, store: options.confirmationState }),
-    createSessionOperations,
+    createSessionOperations: (deps) => {
+      const operations = createSessionOperations(deps);
+      sessions.push(operations);
+      return operations;
+    },
     update,
     dispose: () => relay.dispose(),
   };

@@ -154,10 +154,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
   const onStatusChange = () => {
-    if (disposed) return;
-    // SW-7: the last switch off removes the widget, so nothing talks to the relay port.
-    if (!anyOn()) parts?.relay.disconnect();
-    parts?.update();
+    // SW-7: the last switch off removes the widget (on-demand.ts), so nothing talks to the relay port.
+    if (!disposed) parts?.update();
   };
 
   return {

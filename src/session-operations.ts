@@ -35,8 +35,22 @@ export interface SessionOperations {
    * unlogged). `arrivedAt` is when the call reached ai-ops: the 50 s of CONF-8 run from there (SAFE-2).
    */
   call(name: string, input: unknown, options: { signal?: AbortSignal; arrivedAt: number }): Promise<{ result: OperationResult; json: string }>;
-  /** Registers every operation in `modelContext` until `signal` aborts (REG-1). */
+  /**
+   * Registers every operation in `modelContext` until `signal` aborts (REG-1), once a withdrawal
+   * still delivering its answers ({@link withdraw}) has ended, so no name is registered twice.
+   */
   register(modelContext: ModelContextLike, signal: AbortSignal): Promise<void>;
+  /**
+   * Ends `registration` (switch-off or page left, APP-1) once every call of this tool in flight has
+   * answered: its declined confirmations and a call already executing deliver their envelope
+   * through the registration before it goes, rather than the transport's "Tool unregistered". With
+   * no call in flight it ends at once (SAFE-5). The runtime declines the waiting confirmations first.
+   */
+  withdraw(registration: AbortController | null): void;
+  /** Resolves once no call of this tool is in flight (at once when none is). */
+  settled(): Promise<void>;
+  /** True while a call of this tool is in flight. */
+  busy(): boolean;
 }
 
 /** Compiles the definitions' schemas (once) and returns the session's operations. */
@@ -44,7 +58,23 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
   const { tool, definitions, permission, isEnabled, confirmations, log, clock } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
-  const call: SessionOperations['call'] = async (name, input, { signal, arrivedAt }) => {
+  // APP-1: the calls in flight, and who waits for them to have answered.
+  let inFlight = 0;
+  let waiting: (() => void)[] = [];
+  const settled = () => new Promise<void>((resolve) => (inFlight ? waiting.push(resolve) : resolve()));
+  // The registration being withdrawn while its calls answer; a new one waits for it.
+  let withdrawing: Promise<void> = Promise.resolve();
+
+  const call: SessionOperations['call'] = async (name, input, options) => {
+    inFlight++;
+    try {
+      return await callNow(name, input, options);
+    } finally {
+      if (--inFlight === 0) for (const resolve of waiting.splice(0)) resolve();
+    }
+  };
+
+  const callNow: SessionOperations['call'] = async (name, input, { signal, arrivedAt }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     const { result, json } = await runCall(operation, input, {
@@ -64,7 +94,19 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
 
   return {
     call,
+    settled,
+    busy: () => inFlight > 0,
+    withdraw(registration) {
+      if (!registration) return;
+      if (!inFlight) return registration.abort();
+      // A task after the last answer, so the transport has passed it on before the tool goes.
+      withdrawing = settled()
+        .then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, 0)))
+        .then(() => registration.abort());
+    },
     async register(modelContext, signal) {
+      await withdrawing;
+      if (signal.aborted) return;
       // All together rather than one after another, so an agent listing the tools while they are
       // being registered does not find a part of them for long.
       await Promise.all([...operations].map(([name, { definition }]) =>

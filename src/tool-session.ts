@@ -125,9 +125,11 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   };
 
   const stop = () => {
-    registration?.abort(); // REG-1: aborting the signal unregisters every tool of this session
-    registration = null;
     active?.queue.declineTool(tool); // SW-3: waiting and queued confirmations answer declined
+    // REG-1: aborting the signal unregisters every tool of this session, once its calls answered (APP-1).
+    if (operations) operations.withdraw(registration);
+    else registration?.abort();
+    registration = null;
     if (store.getState().status !== 'off') update({ status: 'off' });
   };
 

@@ -101,12 +101,10 @@ test('[APP-1] a dialog waiting when the page is left (by the browser\'s back but
   const took = await withdrawn(left);
   const answer = await page.evaluate(() => window.__write);
   assert.ok(took.browser <= 500 && took.relay <= 500, JSON.stringify(took));
-  // The call is declined (its log row says so below) and the agent gets a failure. KNOWN GAP: the
-  // tool is unregistered before the declined envelope is delivered, so the agent reads the
-  // transport's failure (the polyfill: "Tool unregistered"; the relay: "Tool source … disconnected
-  // during invocation"), not the envelope — the same as switching off while a dialog waits.
-  assert.ok(answer.isError === true || typeof answer.thrown === 'string', JSON.stringify(answer));
-  assert.notEqual(answer.isError === false, true, 'never a success');
+  // The call is declined (its log row says so below) and the agent reads the declined envelope
+  // itself, delivered before the tool is unregistered — not the transport's "Tool unregistered".
+  assert.equal(answer.isError, true, JSON.stringify(answer));
+  assert.equal(JSON.parse(answer.content[0].text).error.code, 'declined', JSON.stringify(answer));
   assert.equal(await page.locator('ai-ops-confirm dialog[open]').count(), 0, 'the dialog closed');
   assert.equal(await page.locator(`ai-ops-switch[tool="${other}"]`).count(), 1, 'the previous page shows');
   assert.equal(await storedSwitch(page, TOOL), stored);
@@ -119,4 +117,17 @@ test('[APP-1] a dialog waiting when the page is left (by the browser\'s back but
   assert.equal(await logRows(page, TOOL).count(), 3);
   assert.equal(await page.locator(`ai-ops-log[tool="${TOOL}"] [part="row"]`).nth(2).locator('[part~="badge-declined"]').count(), 1, 'drawio_write was declined');
   assert.match(rows[2].result, /declined/);
+});
+
+test('[APP-1] a relayed call whose dialog waits when the page is left answers declined through the relay, not the relay\'s "disconnected during invocation"', async () => {
+  const call = callRelay(relay.client, 'drawio_write', {
+    xml: '<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/></root></mxGraphModel>',
+  }, 30_000);
+  await page.locator('ai-ops-confirm dialog[open]').waitFor({ timeout: 15_000 });
+  await page.goBack();
+  const { result, isError, env } = await call;
+  assert.equal(isError, true, JSON.stringify(result));
+  assert.equal(env?.error?.code, 'declined', JSON.stringify(result));
+  await withdrawn(Date.now());
+  assert.equal(await page.locator('ai-ops-confirm dialog[open]').count(), 0, 'the dialog closed');
 });

@@ -21,14 +21,41 @@ class CountingModelContext extends FakeModelContext {
   }
 }
 
+/**
+ * Plays the polyfill's transport: a call still executing when its tool is unregistered rejects
+ * "Tool unregistered", whatever the tool would have answered.
+ */
+class TransportModelContext extends CountingModelContext {
+  private pending = new Map<string, Set<(error: Error) => void>>();
+  override async registerTool(tool: ModelContextTool, options: { signal?: AbortSignal } = {}) {
+    await super.registerTool(tool, options);
+    options.signal?.addEventListener('abort', () => {
+      for (const reject of this.pending.get(tool.name) ?? []) reject(new Error('Tool unregistered'));
+    }, { once: true });
+  }
+  override async execute(name: string, args: unknown) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`Tool not found: ${name}`);
+    const calls = this.pending.get(name) ?? new Set();
+    this.pending.set(name, calls);
+    let reject!: (error: Error) => void;
+    const unregistered = new Promise<never>((_, r) => (reject = r));
+    calls.add(reject);
+    try {
+      return await Promise.race([tool.execute(args), unregistered]);
+    } finally {
+      calls.delete(reject);
+    }
+  }
+}
+
 defineAiOpsElements();
 
 const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
 
-function setup() {
+function setup(mc = new CountingModelContext()) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
-  const mc = new CountingModelContext();
   const loader = new FakeLoader(mc);
   const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
   let release: (() => void) | null = null;
@@ -99,21 +126,57 @@ describe('a tool page that comes and goes (the runtime\'s attach)', () => {
     expect(names(mc)).to.have.length(4);
     expect(aiOps.confirmations.getState().current?.name).to.equal('page_delete');
     clock.advance(0);
-    expect(names(mc)).to.deep.equal([]);
     expect(session.getState().status).to.equal('off');
     expect(await waiting).to.deep.include({ ok: false });
     expect((await waiting).error.code).to.equal('declined');
     expect(aiOps.confirmations.getState()).to.deep.equal({ current: null, queued: [] });
-    // A call already executing runs to its end and answers.
+    // A call already executing runs to its end and answers through the registration, which stays
+    // until then; a new call meanwhile is refused (SAFE-1).
+    expect(names(mc)).to.have.length(4);
+    expect((await text(mc.execute('page_read', {}))).error.code).to.equal('declined');
     release();
     expect(await running).to.deep.equal({ ok: true, done: true });
+    await flush();
+    clock.advance(0);
+    await flush();
+    expect(names(mc)).to.deep.equal([]);
     // The stored switch is as it was; the log keeps every row (LOG-7).
     expect(storage.getItem(permissionKey('page'))).to.equal(stored);
     expect(session.permission.getState().enabled).to.equal(true);
     expect(aiOps.log.getState().entries.map((e) => [e.name, e.status])).to.deep.equal([
-      ['page_read', 'success'], ['page_delete', 'declined'], ['page_slow', 'success'],
+      ['page_read', 'success'], ['page_delete', 'declined'], ['page_read', 'declined'], ['page_slow', 'success'],
     ]);
   });
+
+  for (const how of ['the page is left', 'the switch is turned off'] as const) {
+    it(`[APP-1] a dialog waiting when ${how} delivers its declined envelope to the caller before the tools are unregistered`, async () => {
+      const { aiOps, mc, clock, operations, storeOn } = setup(new TransportModelContext());
+      storeOn();
+      const detach = aiOps.attach('page');
+      const session = aiOps.provideOperations('page', operations);
+      await settle(session);
+      const waiting = text(mc.execute('page_delete', {}));
+      await flush();
+      expect(aiOps.confirmations.getState().current?.name).to.equal('page_delete');
+
+      if (how === 'the page is left') {
+        detach();
+        clock.advance(0);
+      } else {
+        session.turnOff();
+      }
+      expect(session.getState().status).to.equal('off');
+      // The caller reads the envelope, not the transport's "Tool unregistered".
+      const answer = await waiting;
+      expect(answer).to.deep.include({ ok: false });
+      expect(answer.error.code).to.equal('declined');
+      // Then, a task later, the tools go.
+      clock.advance(0);
+      await flush();
+      expect(names(mc)).to.deep.equal([]);
+      expect(aiOps.log.getState().entries.map((e) => [e.name, e.status])).to.deep.equal([['page_delete', 'declined']]);
+    });
+  }
 
   it('[APP-1] a call that has not reached its dialog when the page goes answers declined and shows none', async () => {
     const { aiOps, mc, clock, operations, storeOn, finishPrepare } = setup();

@@ -62,7 +62,7 @@ describe('runtime and tool sessions', () => {
   });
 
   it('[REG-1] [SW-3] off aborts the registrations and declines waiting confirmations; running calls finish and are logged', async () => {
-    const { aiOps, mc } = setup();
+    const { aiOps, mc, clock } = setup();
     let release!: () => void;
     const slow = defineOperation({
       name: 'demo_slow', description: '遅い', inputSchema: empty,
@@ -76,11 +76,16 @@ describe('runtime and tool sessions', () => {
     await flush();
     expect(aiOps.confirmations.getState().current?.name).to.equal('demo_delete');
     session.turnOff();
-    expect(mc.tools.size).to.equal(0);
     expect(parse((await waiting).content[0].text).error.code).to.equal('declined');
     expect(aiOps.confirmations.getState().current).to.equal(null);
+    // APP-1: the registrations stay until the running call answered through them, then go a task later.
+    expect(mc.tools.size).to.equal(3);
     release();
     expect(parse((await running).content[0].text)).to.deep.equal({ ok: true, done: true });
+    await flush();
+    clock.advance(0);
+    await flush();
+    expect(mc.tools.size).to.equal(0);
     expect(aiOps.log.getState().entries.map((e) => [e.name, e.status])).to.deep.equal([['demo_delete', 'declined'], ['demo_slow', 'success']]);
   });
 
@@ -147,6 +152,10 @@ describe('runtime and tool sessions', () => {
     const answer = await execute({});
     expect(parse(answer.content[0].text).error.code).to.equal('declined');
     expect(session.getState().status).to.equal('off');
+    // Unregistered a task after the call that found the switch expired answered (APP-1).
+    await flush();
+    clock.advance(0);
+    await flush();
     expect(mc.tools.size).to.equal(0);
   });
 
