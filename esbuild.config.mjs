@@ -18,11 +18,12 @@
 // `build({ esbuild, browserOptions, outdir, root, production })` for its static assets (engines),
 // and `appPlugins()` for esbuild plugins its page's code needs in the app build.
 import * as esbuild from 'esbuild';
-import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { copyVendor } from './scripts/vendor.mjs';
+import { PACKAGE_SPECIFIER, entrySource } from './scripts/package-entries.mjs';
 import { cssLiteralsPlugin } from './scripts/css-literals.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -150,17 +151,6 @@ export async function buildApp({ outdir, production: forProduction = production,
   });
 }
 
-/** The `import` target of `key` in an `exports` map, wildcard entries (`./x/*.js`) included. */
-function entryTarget(exports, key) {
-  if (exports[key]) return exports[key].import;
-  for (const [pattern, entry] of Object.entries(exports)) {
-    const [before, after, extra] = pattern.split('*');
-    if (after === undefined || extra !== undefined || !key.startsWith(before) || !key.endsWith(after)) continue;
-    return entry.import?.replace('*', key.slice(before.length, key.length - after.length));
-  }
-  return undefined;
-}
-
 /**
  * Resolves `ai-ops` and `ai-ops/<entry>` to this repository's sources through package.json's
  * `exports` (`./dist/lib/src/index.js` → `src/index.ts`), so the playground imports exactly what a
@@ -170,17 +160,9 @@ export function packageEntries() {
   return {
     name: 'ai-ops-package-entries',
     setup(build) {
-      build.onResolve({ filter: /^ai-ops(\/.*)?$/ }, async (args) => {
-        const { exports } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-        const key = `.${args.path.slice('ai-ops'.length)}`;
-        const target = entryTarget(exports, key);
-        if (typeof target !== 'string' || !target.startsWith('./dist/lib/')) {
-          return { errors: [{ text: `"${args.path}" is not an entry of the package (package.json exports)` }] };
-        }
-        const base = join(root, target.slice('./dist/lib/'.length).replace(/\.js$/, ''));
-        const source = ['.ts', '.tsx'].map((ext) => base + ext).find((file) => existsSync(file));
-        if (!source) return { errors: [{ text: `no source for ${args.path} (${base}.ts)` }] };
-        return { path: source };
+      build.onResolve({ filter: PACKAGE_SPECIFIER }, (args) => {
+        const found = entrySource(root, args.path);
+        return 'file' in found ? { path: join(root, found.file) } : { errors: [{ text: found.error }] };
       });
     },
   };

@@ -2,7 +2,8 @@
 // the browser suites (web-test-runner in Debian Chromium, with the coverage threshold), then the
 // Node suites (servers, relay + MCP client end to end, the packed package in fresh consumer
 // projects, test/consumers/, and this script's own counting, test/scripts/). Prints the total alone
-// on the last line as `N passed, M failed`; how it counts is in scripts/test-totals.mjs.
+// on the last line as `N passed, M failed`; how it counts (a cancelled or timed-out test, a broken
+// stage and a missing or stale coverage report each count as failed) is in scripts/test-totals.mjs.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runStages } from './test-totals.mjs';
