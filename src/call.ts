@@ -9,6 +9,7 @@
  */
 import type { AnyOperationDefinition, CallContext, ConfirmationContent } from './definition.js';
 import { ErrorCode, describeError, fail, isFailure, isSuccess, type OperationFailure, type OperationResult } from './result.js';
+import { splitUndo, type UndoStep } from './undo-step.js';
 import { compileInputValidator } from './validation.js';
 
 /** What a call needs from its surroundings. */
@@ -45,10 +46,12 @@ export function compileOperation(definition: AnyOperationDefinition): CompiledOp
   return { definition, validate: compileInputValidator(definition.inputSchema) };
 }
 
-/** The settled outcome of one call: the envelope and its JSON text. */
+/** The settled outcome of one call: the envelope, its JSON text, and the call's undo step, if any. */
 export interface CallOutcome {
   result: OperationResult;
   json: string;
+  /** How to put back what a successful changing call changed (UNDO-1); null for every other call. */
+  undo: UndoStep | null;
 }
 
 /**
@@ -57,7 +60,9 @@ export interface CallOutcome {
  * const { json } = await runCall(compileOperation(definition), { path: 'a.txt' }, hooks, { signal });
  */
 export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks, options: CallOptions = {}): Promise<CallOutcome> {
-  return serialize(await settle(operation, input, hooks, { signal: options.signal ?? new AbortController().signal }));
+  const { value, undo } = splitUndo(await settle(operation, input, hooks, { signal: options.signal ?? new AbortController().signal }));
+  const outcome = serialize(value);
+  return { ...outcome, undo: outcome.result === value ? undo : null };
 }
 
 const EXPIRED = 'AI からの操作がオフになったか、許可が切れています (the switch is off, or the permission has expired)';
@@ -80,7 +85,7 @@ async function prepare(operation: CompiledOperation, input: unknown, call: CallC
   return ctx;
 }
 
-async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks, call: CallContext): Promise<OperationResult> {
+async function settle(operation: CompiledOperation, input: unknown, hooks: CallHooks, call: CallContext): Promise<unknown> {
   const { definition } = operation;
   try {
     const before = stopped(hooks, call);

@@ -4,6 +4,7 @@
  * context type from what `prepare` resolves to.
  * @module
  */
+import type { UndoableResult } from './undo-step.js';
 import type { OperationFailure, OperationResult } from './result.js';
 
 /** The six tools that expose operations; their names prefix the operation names (DEF-2). */
@@ -133,7 +134,11 @@ export interface OperationDefinition<Input = unknown, Ctx = void> {
   annotations?: OperationAnnotations;
   prepare?: (input: Input, call: PrepareContext) => Promise<Ctx | OperationFailure>;
   confirmation?: (input: Input, ctx: Ctx) => ConfirmationContent;
-  execute: (input: Input, ctx: Ctx, call: CallContext) => Promise<OperationResult>;
+  /**
+   * Does the work. A call that changed the user's data may resolve to `{ result, undo }`: the
+   * envelope and how to put the change back (UNDO-1, `undo-step.ts`); the log row keeps the step.
+   */
+  execute: (input: Input, ctx: Ctx, call: CallContext) => Promise<OperationResult | UndoableResult>;
 }
 
 /** A definition whose input and context types are erased, as the runtime stores it. */

@@ -29,6 +29,7 @@ export type {
 // Answer.
 export { ErrorCode, fail, succeed, isFailure } from './result.js';
 export type { OperationFailure, OperationSuccess, OperationResult } from './result.js';
+export type { UndoStep, UndoableResult } from './undo-step.js';
 
 // Page state a React or Lit page reads with the same contract as the runtime's stores.
 export { createStore } from './store.js';
