@@ -8,7 +8,8 @@
 import { defineOperation, type AnyOperationDefinition, type ConfirmationContent } from '../src/definition.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema, type FileEntry } from '../src/files.js';
 import { MAX_LIST_ENTRIES, MAX_TEXT_BYTES, head, utf8ByteLength } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../src/result.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationResult } from '../src/result.js';
+import type { UndoableResult, UndoStep } from '../src/undo-step.js';
 
 /** What a path is in a listing. */
 export type PathKind = 'file' | 'directory' | 'missing';
@@ -29,6 +30,12 @@ export interface FileStore {
   remove(path: string): Promise<{ path: string } | OperationFailure>;
   /** Where `path` stands when `entries()` does not show it (a tree not refreshed yet, a cut, an excluded directory). */
   locate(path: string): Promise<PathKind>;
+  /**
+   * A token of what each path holds now, null where no file is: equal tokens mean equal contents
+   * (the node runner's SHA-256). Omitted: the file is read and {@link contentsVersion} taken.
+   * Tells a user's own edit since a logged change (UNDO-2) without keeping a second copy.
+   */
+  versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
 }
 
 /** Options of {@link createFileOperations}: what differs between node and go. */
@@ -39,11 +46,134 @@ export interface FileOperationsOptions {
   store(): FileStore | OperationFailure;
   /** The four descriptions, and whose files they are in the delete dialog (`Go を動かすツールのプロジェクト`). */
   wording: { list: string; read: string; write: string; delete: string; where: string };
+  /**
+   * Called at a change: where its undo step writes back, read when the user undoes; `store` by
+   * default (node: the runtime in use then). The Go page pins the project shown at the call, so an
+   * undo after switching projects goes back to the project the change was made in.
+   */
+  undoTo?(): () => FileStore | OperationFailure;
+  /** What the logged changes left, shared with the tool's other changing operations (node_run_command). */
+  ledger?: FileLedger;
+}
+
+/**
+ * A token of a text's contents: its length and a 32-bit FNV-1a of its UTF-16 units. Cheap (about
+ * 1 ms per MB) and never a copy; a collision needs the same length too.
+ * @example contentsVersion('a') // '1:e40c292c'
+ */
+export function contentsVersion(contents: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < contents.length; i++) hash = Math.imul(hash ^ contents.charCodeAt(i), 0x01000193);
+  return `${contents.length}:${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** The tokens of `paths` in `store` now (see {@link FileStore.versions}); a file that cannot be read has its failure's code. */
+export async function versionsOf(store: FileStore, paths: readonly string[]): Promise<readonly (string | null)[]> {
+  if (store.versions) return store.versions(paths);
+  return Promise.all(
+    paths.map(async (path) => {
+      const read = await store.read(path);
+      if (!isFailure(read)) return contentsVersion(read);
+      return read.error.code === ErrorCode.notFound ? null : `unreadable:${read.error.code}`;
+    }),
+  );
+}
+
+/**
+ * What the tool's logged changes (and the user's undos) left in each path, as version tokens: a
+ * path whose token differs now was changed by something the log does not show — the user's own
+ * edit, a command typed in the terminal (UNDO-2). Memory: one short token per path ever changed.
+ */
+export class FileLedger {
+  private readonly left = new Map<string, string | null>();
+
+  /** Notes what a logged change or an undo left in `paths`. */
+  record(paths: readonly string[], versions: readonly (string | null)[]): void {
+    paths.forEach((path, i) => this.left.set(path, versions[i] ?? null));
+  }
+
+  /** True when one of `paths` holds now something else than what the log last left there. */
+  async changed(store: FileStore, paths: readonly string[]): Promise<boolean> {
+    const now = await versionsOf(store, paths);
+    return paths.some((path, i) => this.left.get(path) !== now[i]);
+  }
+}
+
+/** A file as it was before a call: its text, or null when no file had the path. */
+export interface FileBefore {
+  readonly path: string;
+  readonly contents: string | null;
+}
+
+/** Options of {@link createFileUndo}. */
+export interface FileUndoOptions {
+  /** `node` or `go`: targets are `<tool>:file:<path>`. */
+  tool: string;
+  /** The files the call changed, as they were before it. */
+  before: readonly FileBefore[];
+  /** The store the call used: its versions now are what the call left. */
+  store: FileStore;
+  /** The store to write back into when the user undoes (read then, so a rebooted runtime is used). */
+  undoStore(): FileStore | OperationFailure;
+  ledger: FileLedger;
+  /** The version tokens the call left in those paths, when the caller has them already; else asked of `store`. */
+  left?: readonly (string | null)[];
+}
+
+/**
+ * The undo step of a call that changed files (UNDO-1): undoing writes each file's previous text
+ * back, and removes again a file the call created. The step holds only those texts, in memory
+ * (UNDO-4); `bytes` counts them as UTF-16, what a JS string may take.
+ * @example
+ * const step = await createFileUndo({ tool: 'go', before: [{ path: 'a.go', contents: null }], store, undoStore: () => store, ledger });
+ * await step.undo(); // a.go is gone again
+ */
+export async function createFileUndo(options: FileUndoOptions): Promise<UndoStep> {
+  const { tool, before, ledger } = options;
+  const paths = before.map((file) => file.path);
+  ledger.record(paths, options.left ?? (await versionsOf(options.store, paths)));
+  const bytes = before.reduce((sum, file) => sum + 2 * (file.path.length + (file.contents?.length ?? 0)), 0);
+  return {
+    targets: paths.map((path) => `${tool}:file:${path}`),
+    bytes,
+    undo: async (): Promise<OperationResult> => {
+      const store = options.undoStore();
+      if (isFailure(store)) return store;
+      for (const file of before) {
+        if (file.contents === null) {
+          const removed = await store.remove(file.path);
+          // Already gone is what the undo wants.
+          if (isFailure(removed) && removed.error.code !== ErrorCode.notFound) return removed;
+        } else {
+          const written = await store.write(file.path, file.contents);
+          if (isFailure(written)) return written;
+        }
+      }
+      ledger.record(paths, await versionsOf(store, paths));
+      return succeed({ restored: paths });
+    },
+    changedSince: async () => {
+      const store = options.undoStore();
+      return isFailure(store) ? false : ledger.changed(store, paths);
+    },
+  };
+}
+
+/**
+ * What a file holds before a change, for its undo: its text, null when no file is there, or
+ * `undefined` when the store cannot give it back as it is (not text, over 1 MB): that call keeps
+ * no step, and a delete's dialog says it cannot be undone.
+ */
+async function beforeOf(store: FileStore, path: string): Promise<string | null | undefined> {
+  const read = await store.read(path);
+  if (!isFailure(read)) return read;
+  return read.error.code === ErrorCode.notFound ? null : undefined;
 }
 
 /** The confirmation of `*_delete_file` (CONF-1), the path shown as it will be used (normalised). */
-export function deleteFileConfirmation(path: string, where: string): ConfirmationContent {
-  return { title: `ファイル「${path}」を削除する`, summary: `${where}から、ファイル「${path}」を削除します。`, actionLabel: '削除する', undoable: false };
+export function deleteFileConfirmation(path: string, where: string, undoable = true): ConfirmationContent {
+  // The log row's 元に戻す writes the file back (UNDO-5); false only for a file the page cannot keep.
+  return { title: `ファイル「${path}」を削除する`, summary: `${where}から、ファイル「${path}」を削除します。`, actionLabel: '削除する', undoable };
 }
 
 /**
@@ -123,6 +253,14 @@ const written = (change: { path: string } | OperationFailure) => (isFailure(chan
  */
 export function createFileOperations(options: FileOperationsOptions): AnyOperationDefinition[] {
   const { tool, wording } = options;
+  const ledger = options.ledger ?? new FileLedger();
+  const undoTo = options.undoTo ?? (() => options.store);
+  /** The envelope of a change, with its undo step when the file's previous state could be kept. */
+  const undoable = async (change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined): Promise<OperationResult | UndoableResult> => {
+    const result = written(change);
+    if (isFailure(change) || before === undefined) return result;
+    return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before }], store, undoStore: undoTo(), ledger }) };
+  };
   /** The store, the normalised path and the entries now, or why not. */
   const resolve = (path: string | OperationFailure) => {
     const store = options.store();
@@ -177,7 +315,12 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       const ctx = resolve(filePath(input.path));
       return isFailure(ctx) ? ctx : writable(ctx);
     },
-    execute: async (input, { store, path }) => written(await store.write(path, input.contents)),
+    execute: async (input, { store, path }) => {
+      const before = await beforeOf(store, path);
+      const change = await store.write(path, input.contents);
+      // The same text again changed nothing: no step (UNDO-1).
+      return undoable(change, store, before === input.contents ? undefined : before);
+    },
   });
 
   const deleteFile = defineOperation({
@@ -192,10 +335,13 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       const known = kindOf(ctx.entries, ctx.path);
       const kind = known === 'missing' ? await ctx.store.locate(ctx.path) : known;
       if (kind === 'directory') return fail(ErrorCode.invalidInput, `is a directory, not a file: ${ctx.path}`);
-      return kind === 'missing' ? fail(ErrorCode.notFound, `no such file: ${ctx.path}`) : ctx;
+      if (kind === 'missing') return fail(ErrorCode.notFound, `no such file: ${ctx.path}`);
+      // Read here, again after approval: the dialog says whether it can be undone, and it is the file removed.
+      const before = await beforeOf(ctx.store, ctx.path);
+      return before === null ? fail(ErrorCode.notFound, `no such file: ${ctx.path}`) : { ...ctx, before };
     },
-    confirmation: (_input, { path }) => deleteFileConfirmation(path, wording.where),
-    execute: async (_input, { store, path }) => written(await store.remove(path)),
+    confirmation: (_input, { path, before }) => deleteFileConfirmation(path, wording.where, before !== undefined),
+    execute: async (_input, { store, path, before }) => undoable(await store.remove(path), store, before),
   });
 
   return [listFiles, readFile, writeFile, deleteFile];

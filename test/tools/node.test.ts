@@ -353,7 +353,7 @@ describe('tools/node', () => {
     expect((await call('node_delete_file', { path: 'nothing.js' })).result.error?.code).to.equal('not_found');
     const declined = await call('node_delete_file', { path: 'src/a.js' }, 'decline');
     expect(declined.result.error?.code).to.equal('declined');
-    expect(declined.confirmations[0]).to.deep.include({ title: 'ファイル「src/a.js」を削除する', actionLabel: '削除する', undoable: false });
+    expect(declined.confirmations[0]).to.deep.include({ title: 'ファイル「src/a.js」を削除する', actionLabel: '削除する', undoable: true });
     expect(runtime.fileMap.has('src/a.js')).to.equal(true);
     const done = await call('node_delete_file', { path: 'src/a.js' });
     expect(done.result).to.deep.equal({ ok: true, path: 'src/a.js' });

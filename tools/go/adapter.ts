@@ -27,6 +27,11 @@ export interface GoFilesModule {
   write(path: string, contents: string): void | Promise<void>;
   /** Removes a file (never called for a directory, FILE-6). */
   remove(path: string): void | Promise<void>;
+  /**
+   * The module of the project shown now, fixed: an agent's change is undone in the project it was
+   * made in, even after the user switched to another (UNDO-1). Omitted: this module is used.
+   */
+  pin?(): GoFilesModule | null;
 }
 
 /** The engine's state: `loading` (Yaegi being fetched) and `running` make runs `not_ready` (GO-4, GO-7). */

@@ -79,6 +79,11 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
     tool: 'go',
     // No exclude rule here: every file and directory of the project is listed (FILE-3).
     store: () => guard.loaded(() => moduleStore(files)),
+    // An undo goes back to the project the change was made in (UNDO-1).
+    undoTo: () => {
+      const pinned = files.pin?.() ?? files;
+      return () => (pinned.isLoaded() ? moduleStore(pinned) : fail(ErrorCode.notReady, NOT_LOADED));
+    },
     wording: {
       list: 'Go を動かすツールのファイルとディレクトリの一覧を返す。path を渡すとその下の、省くとプロジェクトの全体の、全ての階層を返す。kind は file か directory で、空のディレクトリも入る。1,000 件までで、切り詰めたときは truncated が true になる。',
       read: 'Go を動かすツールのファイルの中身を返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す。',

@@ -72,6 +72,21 @@ export interface NodeExcludeRules {
   readonly patterns: readonly string[];
 }
 
+/** A file the page keeps (the not-saved-files rule applied), as {@link NodeRuntimeLike.files}`.snapshot` lists it. */
+export interface NodeKeptFile {
+  readonly path: string;
+  /** A token of its contents (the runner's SHA-256): equal tokens, equal contents. */
+  readonly version: string;
+  /** Its text, when the snapshot was asked with contents. */
+  readonly contents?: string;
+}
+
+/** Every kept file of the workspace; `truncated` when the runner stopped before the end (too many bytes). */
+export interface NodeSnapshot {
+  readonly files: readonly NodeKeptFile[];
+  readonly truncated: boolean;
+}
+
 /** The subset of the node runtime the operations use. */
 export interface NodeRuntimeLike {
   readonly files: {
@@ -82,6 +97,15 @@ export interface NodeRuntimeLike {
     write(path: string, contents: string): Promise<NodeChangeResult>;
     /** Removes a file, never a directory (FILE-6). */
     remove(path: string): Promise<NodeChangeResult>;
+    /**
+     * The kept files of the workspace now (the not-saved-files rule applied: no `node_modules/`,
+     * no file over 1 MiB or not text), with their texts when `contents`: `node_run_command`'s
+     * before-state, taken before the command and compared after it (UNDO-1). Omitted: a command
+     * keeps no undo step.
+     */
+    snapshot?(options: { readonly contents: boolean }): Promise<NodeSnapshot>;
+    /** The version tokens of `paths` now (null: no file), as `snapshot` has them (UNDO-2). */
+    versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
   };
   /**
    * The runtime's run function for an agent's command: starts `command` with `args` as given (no

@@ -6,10 +6,11 @@ import { defineOperation, type AnyOperationDefinition } from '../../src/definiti
 import { TIMEOUT_MS, stripTerminalControls, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
 import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
-import { createFileOperations, type FileStore } from '../files.js';
+import { FileLedger, createFileOperations, createFileUndo, type FileBefore, type FileStore } from '../files.js';
+import type { UndoStep } from '../../src/undo-step.js';
 import { outputFields, runAnswer, type InterruptedOutcome, type RunWording } from '../run.js';
 import { RELAY_WAIT_NOTE } from '../shared.js';
-import type { NodeFileFailure, NodeInterruptedRun, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
+import type { NodeFileFailure, NodeInterruptedRun, NodeKeptFile, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
 import { createExcludeMatcher } from './exclude.js';
 
 /**
@@ -84,6 +85,7 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
     },
     write: async (path, contents) => changed(await rt.files.write(path, contents), path),
     remove: async (path) => changed(await rt.files.remove(path), path),
+    ...(rt.files.versions ? { versions: rt.files.versions.bind(rt.files) } : {}),
     // The tree may lag behind the disk, or not enter an excluded directory: ask the runner.
     locate: async (path) => {
       const read = await rt.files.read(path);
@@ -91,6 +93,40 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
       return read.code === 'not_found' ? 'missing' : read.code === 'is_directory' ? 'directory' : 'file';
     },
   };
+}
+
+/**
+ * The workspace's kept files now by path, the page's exclude rules applied on top of the runner's
+ * (FILE-3), or null when they cannot all be kept (no snapshot, the runner stopped short, it failed):
+ * the command then keeps no undo step.
+ */
+async function keptFiles(rt: NodeRuntimeLike, contents: boolean): Promise<Map<string, NodeKeptFile> | null> {
+  if (!rt.files.snapshot) return null;
+  try {
+    const snapshot = await rt.files.snapshot({ contents });
+    if (snapshot.truncated) return null;
+    const excluded = createExcludeMatcher(rt.excludes.patterns);
+    return new Map(snapshot.files.filter((file) => !excluded(file.path, 'file')).map((file) => [file.path, file]));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a command changed among the kept files, each as it was before (null: it created the file),
+ * sorted by path, and the version each holds now.
+ */
+function differences(before: ReadonlyMap<string, NodeKeptFile>, after: ReadonlyMap<string, NodeKeptFile>) {
+  const changed: FileBefore[] = [];
+  const left: (string | null)[] = [];
+  for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const was = before.get(path);
+    const now = after.get(path);
+    if (was?.version === now?.version) continue;
+    changed.push({ path, contents: was ? was.contents ?? '' : null });
+    left.push(now?.version ?? null);
+  }
+  return { changed, left };
 }
 
 /** NODE-9: what the schema cannot bound, the runner's 64 KiB request, checked before anything runs. */
@@ -124,12 +160,17 @@ const nodeWording: RunWording<NodeInterruptedRun> = {
 export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefinition[] {
   const runtime = (): NodeRuntimeLike | OperationFailure => adapter.getRuntime() ?? fail(ErrorCode.notReady, NOT_READY);
 
+  const storeNow = (): FileStore | OperationFailure => {
+    const rt = runtime();
+    return isFailure(rt) ? rt : runtimeStore(rt);
+  };
+  // What the logged changes left in each path, shared by the file operations and the commands (UNDO-2).
+  const ledger = new FileLedger();
+
   const files = createFileOperations({
     tool: 'node',
-    store: () => {
-      const rt = runtime();
-      return isFailure(rt) ? rt : runtimeStore(rt);
-    },
+    store: storeNow,
+    ledger,
     wording: {
       list: 'Node の実行環境の作業ディレクトリにある、ファイルとディレクトリの一覧を返す。path を渡すとその下の、省くと作業ディレクトリの全体の、全ての階層を返す。kind は file か directory。保存しないファイルの規則の exclude に当たるパス(node_modules/ など)は返さない。1,000 件までで、切り詰めたとき(実行環境が一覧を途中で切ったときも)は truncated が true になる。',
       read: '作業ディレクトリのファイルの中身を、UTF-8 のテキストで返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す(保存しないファイルの規則と同じ判定)。',
@@ -139,17 +180,32 @@ export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefi
     },
   });
 
-  const run = async (rt: NodeRuntimeLike, command: string, args: readonly string[], timeoutMs: number, signal: AbortSignal) =>
-    runAnswer(await rt.run(command, args, { name: `ai: ${command}`, timeoutMs, signal }), {
+  /** The undo step of a command that changed kept files: their texts before it (UNDO-1); null when it changed none. */
+  const commandUndo = async (rt: NodeRuntimeLike, before: ReadonlyMap<string, NodeKeptFile>): Promise<UndoStep | null> => {
+    const after = await keptFiles(rt, false);
+    if (!after) return null;
+    const { changed, left } = differences(before, after);
+    if (changed.length === 0) return null;
+    return createFileUndo({ tool: 'node', before: changed, store: runtimeStore(rt), undoStore: storeNow, ledger, left });
+  };
+
+  const run = async (rt: NodeRuntimeLike, command: string, args: readonly string[], timeoutMs: number, signal: AbortSignal) => {
+    // Taken before the command starts; held only until the difference is known.
+    const before = await keptFiles(rt, true);
+    let undo: UndoStep | null = null;
+    const result = await runAnswer(await rt.run(command, args, { name: `ai: ${command}`, timeoutMs, signal }), {
       timeoutMs,
       wording: nodeWording,
       transform: stripTerminalControls,
       exited: async (end) => {
         // The process may have changed files: list them at once (NODE-6).
         await rt.files.tree.refresh?.().catch(() => {});
+        if (before) undo = await commandUndo(rt, before);
         return succeed({ exitCode: end.exitCode, ...outputFields(end, stripTerminalControls) });
       },
     });
+    return undo ? { result, undo } : result;
+  };
 
   const runCommand = defineOperation({
     name: 'node_run_command',

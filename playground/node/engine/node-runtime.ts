@@ -9,7 +9,7 @@
  */
 // Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
 import type { Clock } from 'ai-ops/internals';
-import type { NodeRunOutcome } from 'ai-ops/tools/node';
+import type { NodeRunOutcome, NodeSnapshot } from 'ai-ops/tools/node';
 
 /** The real timers, as src/clock.ts's `systemClock` has them. */
 const systemClock: Clock = {
@@ -352,6 +352,14 @@ export class NodeRuntime {
     read(path: string): Promise<ReadResult>;
     write(path: string, contents: string): Promise<WriteResult>;
     remove(path: string): Promise<RemoveResult>;
+    /**
+     * The kept files (the not-saved-files rule applied) with a version token each (SHA-256) and,
+     * with `contents`, their texts: what an agent's command may change, kept by the page for its
+     * undo (UNDO-1). Throws `NodeRuntimeError` when the runner refuses or cannot be reached.
+     */
+    snapshot(options: { readonly contents: boolean }): Promise<NodeSnapshot>;
+    /** The version token of each path's kept file now, null where none is (UNDO-2). */
+    versions(paths: readonly string[]): Promise<readonly (string | null)[]>;
   };
 
   /** Processes started through this instance. */
@@ -407,6 +415,16 @@ export class NodeRuntime {
         const result = await this.call<RemoveResult>('remove', { path });
         if (result.ok) await this.refreshQuietly();
         return result;
+      },
+      snapshot: async ({ contents }) => {
+        const result = await this.call<({ ok: true } & NodeSnapshot) | { ok: false; code: string; message: string }>('snapshot', { contents });
+        if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
+        return { files: result.files, truncated: result.truncated };
+      },
+      versions: async (paths) => {
+        const result = await this.call<{ ok: true; versions: (string | null)[] } | { ok: false; code: string; message: string }>('versions', { paths: [...paths] });
+        if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
+        return result.versions;
       },
     };
     this.processes = {

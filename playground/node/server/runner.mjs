@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_COMMANDS, OUTPUT_LIMIT, createProcessManager } from './processes.mjs';
 import {
-  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, listTree, readTextFile, removeFile, writeTextFile,
+  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, readTextFile, removeFile, snapshotKept, writeTextFile,
 } from './workspace.mjs';
 
 /** The path prefix of every runner endpoint. */
@@ -163,6 +163,16 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     async remove(body) {
       await removeFile(workspace, requireString(body, 'path'));
       return { ok: true };
+    },
+    // The kept files, for the page's undo of a command (UNDO-1): the page keeps them, not this server.
+    async snapshot(body) {
+      const { files, truncated } = await snapshotKept(workspace, { contents: body.contents === true });
+      return { ok: true, files, truncated };
+    },
+    async versions(body) {
+      const paths = body.paths;
+      if (!Array.isArray(paths) || !paths.every(isString) || paths.length > 10_000) throw new HttpError(400, 'bad_request', 'paths must be an array of strings');
+      return { ok: true, versions: await fileVersions(workspace, paths) };
     },
     async spawn(body) {
       const command = requireString(body, 'command', { max: 256 });

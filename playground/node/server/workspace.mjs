@@ -2,6 +2,7 @@
 // page may perform inside it. Every path that comes from a request is walked component by
 // component from the workspace (`openParent`): absolute paths, `..` that leaves and links that
 // lead outside (dangling or not, or swapped in while the operation runs) are refused (BOX-4).
+import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -513,4 +514,52 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, truncated };
+}
+
+/** Most bytes of text a snapshot carries (the page's undo budget, UNDO-4); past it the snapshot is cut. */
+export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+
+/** The version token of a text: the SHA-256 of its UTF-8 bytes (equal tokens, equal files). */
+export function textVersion(contents) {
+  return createHash('sha256').update(contents, 'utf8').digest('hex');
+}
+
+/** A kept file's text, or null when no kept file is at `path` (absent, a directory, not text, too large). */
+async function keptText(workspace, path) {
+  try {
+    return await readTextFile(workspace, path);
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.code !== 'invalid_path') return null;
+    throw error;
+  }
+}
+
+/**
+ * Every kept file of the workspace (the not-saved-files rule applied, as `listTree` flags it) with
+ * its version token and, with `contents`, its text: the node page's before-state of a command
+ * (UNDO-1), kept in the page's memory, never here. Cut (`truncated`) past `maxBytes` of text or
+ * when the tree was cut.
+ * @returns {Promise<{files: {path: string, version: string, contents?: string}[], truncated: boolean}>}
+ */
+export async function snapshotKept(workspace, { contents = false, maxBytes = MAX_SNAPSHOT_BYTES } = {}) {
+  const tree = await listTree(workspace);
+  const files = [];
+  let bytes = 0;
+  for (const entry of tree.entries) {
+    if (entry.kind !== 'file' || entry.excluded) continue;
+    const text = await keptText(workspace, entry.path);
+    if (text === null) continue; // gone, or no longer text, since the listing
+    bytes += Buffer.byteLength(text, 'utf8');
+    if (bytes > maxBytes) return { files, truncated: true };
+    files.push(contents ? { path: entry.path, version: textVersion(text), contents: text } : { path: entry.path, version: textVersion(text) });
+  }
+  return { files, truncated: tree.truncated };
+}
+
+/** The version token of each path's kept file now, null where there is none (as `snapshotKept` sees it). */
+export async function fileVersions(workspace, paths) {
+  return Promise.all(paths.map(async (path) => {
+    const text = await keptText(workspace, path);
+    return text === null ? null : textVersion(text);
+  }));
 }
