@@ -126,6 +126,28 @@ describe('NodeRuntime against the runner', () => {
     assert.match(refused.output.getText(), /not allowed/);
   });
 
+  it('[UNDO-1] files.snapshot gives the kept files with texts and versions; after a command, versions tell what it changed', async () => {
+    const runtime = newRuntime();
+    await runtime.boot();
+    await runtime.files.write('undo/a.js', 'a\r\n');
+    const before = await runtime.files.snapshot({ contents: true });
+    assert.equal(before.truncated, false);
+    const a = before.files.find((f) => f.path === 'undo/a.js');
+    assert.equal(a.contents, 'a\r\n');
+    assert.match(a.version, /^[0-9a-f]{64}$/);
+    assert.ok(before.files.every((f) => !f.path.startsWith('node_modules/')));
+    const proc = await runtime.processes.start('node', ['-e', "const fs = require('fs'); fs.writeFileSync('undo/a.js', 'b'); fs.mkdirSync('node_modules/x', { recursive: true }); fs.writeFileSync('node_modules/x/i.js', '1')"]);
+    assert.equal(await proc.exit, 0);
+    const after = await runtime.files.snapshot({ contents: false });
+    assert.equal(after.files.find((f) => f.path === 'undo/a.js').contents, undefined);
+    assert.notEqual(after.files.find((f) => f.path === 'undo/a.js').version, a.version);
+    assert.ok(!after.files.some((f) => f.path.startsWith('node_modules/')), 'node_modules/ is not kept');
+    const [now, none] = await runtime.files.versions(['undo/a.js', 'undo/none.js']);
+    assert.equal(now, after.files.find((f) => f.path === 'undo/a.js').version);
+    assert.equal(none, null);
+    await assert.rejects(runtime.files.versions(['../x']), (error) => error instanceof NodeRuntimeError && error.code === 'invalid_path');
+  });
+
   it('[RUNNER] round trip of node -e "console.log(1)" through the runner', async (t) => {
     const runtime = newRuntime();
     await runtime.boot();

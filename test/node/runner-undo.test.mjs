@@ -1,0 +1,45 @@
+// The runner's part of the node page's undo (UNDO-1, UNDO-2): the kept files of the workspace, with
+// their texts and version tokens, as the page takes them before an agent's command and compares
+// after it. The page keeps them; the runner keeps nothing. Run: node --test test/node/runner-undo.test.mjs
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MAX_FILE_BYTES, createWorkspace, fileVersions, removeWorkspace, snapshotKept, textVersion } from '../../playground/node/server/workspace.mjs';
+
+let ws;
+
+before(async () => {
+  ws = await createWorkspace({ files: { 'index.js': 'a\n', 'src/b.js': '\uFEFFb\r\n', 'node_modules/dep/index.js': 'dep', '.git/HEAD': 'ref' } });
+  await writeFile(join(ws.workspace, 'bin.dat'), Buffer.from([0, 1, 2, 255]));
+  await writeFile(join(ws.workspace, 'big.txt'), 'x'.repeat(MAX_FILE_BYTES + 1));
+  await mkdir(join(ws.workspace, 'empty'));
+});
+
+after(() => removeWorkspace(ws.base));
+
+describe('runner: the kept files for an undo', () => {
+  it('[UNDO-1] snapshotKept lists the kept files only (no node_modules/, .git/, binary or over 1 MiB), with their exact texts and SHA-256 versions', async () => {
+    const { files, truncated } = await snapshotKept(ws.workspace, { contents: true });
+    assert.equal(truncated, false);
+    assert.deepEqual(files.map((f) => f.path), ['index.js', 'src/b.js']);
+    assert.equal(files[1].contents, '\uFEFFb\r\n', 'a leading BOM and CRLF survive');
+    assert.equal(files[1].version, textVersion('\uFEFFb\r\n'));
+    const bare = await snapshotKept(ws.workspace, { contents: false });
+    assert.deepEqual(bare.files, files.map(({ path, version }) => ({ path, version })));
+  });
+
+  it('[UNDO-4] a snapshot past its byte bound says truncated (the page then keeps no step)', async () => {
+    const { truncated } = await snapshotKept(ws.workspace, { contents: true, maxBytes: 3 });
+    assert.equal(truncated, true);
+  });
+
+  it('[UNDO-2] fileVersions: the same token as the snapshot, a new one after a change, null for no kept file', async () => {
+    const [index, missing, binary, dir] = await fileVersions(ws.workspace, ['index.js', 'nope.js', 'bin.dat', 'empty']);
+    assert.equal(index, textVersion('a\n'));
+    assert.deepEqual([missing, binary, dir], [null, null, null]);
+    await writeFile(join(ws.workspace, 'index.js'), 'b\n');
+    assert.notEqual((await fileVersions(ws.workspace, ['index.js']))[0], index);
+    await assert.rejects(fileVersions(ws.workspace, ['../outside']), (error) => error.code === 'invalid_path');
+  });
+});
