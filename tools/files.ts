@@ -54,6 +54,8 @@ export interface FileOperationsOptions {
   undoTo?(): () => FileStore | OperationFailure;
   /** What the logged changes left, shared with the tool's other changing operations (node_run_command). */
   ledger?: FileLedger;
+  /** False: no before-state is read or kept, no call hands an undo step (a page that wants none; the bench's baseline). */
+  undo?: boolean;
 }
 
 /**
@@ -258,7 +260,7 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
   /** The envelope of a change, with its undo step when the file's previous state could be kept. */
   const undoable = async (change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined): Promise<OperationResult | UndoableResult> => {
     const result = written(change);
-    if (isFailure(change) || before === undefined) return result;
+    if (isFailure(change) || before === undefined || options.undo === false) return result;
     return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before }], store, undoStore: undoTo(), ledger }) };
   };
   /** The store, the normalised path and the entries now, or why not. */
@@ -316,7 +318,7 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       return isFailure(ctx) ? ctx : writable(ctx);
     },
     execute: async (input, { store, path }) => {
-      const before = await beforeOf(store, path);
+      const before = options.undo === false ? undefined : await beforeOf(store, path);
       const change = await store.write(path, input.contents);
       // The same text again changed nothing: no step (UNDO-1).
       return undoable(change, store, before === input.contents ? undefined : before);
@@ -337,7 +339,7 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       if (kind === 'directory') return fail(ErrorCode.invalidInput, `is a directory, not a file: ${ctx.path}`);
       if (kind === 'missing') return fail(ErrorCode.notFound, `no such file: ${ctx.path}`);
       // Read here, again after approval: the dialog says whether it can be undone, and it is the file removed.
-      const before = await beforeOf(ctx.store, ctx.path);
+      const before = options.undo === false ? undefined : await beforeOf(ctx.store, ctx.path);
       return before === null ? fail(ErrorCode.notFound, `no such file: ${ctx.path}`) : { ...ctx, before };
     },
     confirmation: (_input, { path, before }) => deleteFileConfirmation(path, wording.where, before !== undefined),

@@ -95,5 +95,6 @@ export function showGoProject(project: GoProject): void {
   shown = project;
   if (provided) return;
   provided = true;
-  provideOperations('go', createGoOperations(goAdapter));
+  // `?undo=off` keeps no before-states: the bench's baseline for what they cost (UNDO-1).
+  provideOperations('go', createGoOperations(goAdapter, { undo: new URLSearchParams(location.search).get('undo') !== 'off' }));
 }

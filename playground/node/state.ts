@@ -146,7 +146,8 @@ let booted: Promise<NodeRuntime | null> | undefined;
  */
 export function startNodePage(): Promise<NodeRuntime | null> {
   if (booted) return booted;
-  provideOperations('node', createNodeOperations(nodeAdapter));
+  // `?undo=off` keeps no before-states: the bench's baseline for what they cost (UNDO-1).
+  provideOperations('node', createNodeOperations(nodeAdapter, { undo: new URLSearchParams(location.search).get('undo') !== 'off' }));
   booted = boot();
   return booted;
 }

@@ -215,4 +215,20 @@ describe('tools/node undo', () => {
     expect(await step.undo()).to.deep.include({ ok: true });
     expect(rebooted.fileMap.get('index.js')).to.equal(FILES['index.js']);
   });
+
+  it('[UNDO-1] with undo off (the bench\'s baseline) no call keeps a before-state: no step, the delete dialog says it cannot be undone', async () => {
+    const fake = new FakeNodeRuntime(FILES);
+    const runtime = withSnapshot(fake);
+    const call = undoCaller(createNodeOperations(nodeAdapter(runtime), { undo: false }));
+    fake.programs.set('node', (p) => {
+      fake.put('made.js', 'made');
+      p.end(0);
+    });
+    expect((await call('node_write_file', { path: 'index.js', contents: 'x' })).undo).to.equal(null);
+    expect((await call('node_run_command', { command: 'node' })).undo).to.equal(null);
+    expect(runtime.snapshots).to.deep.equal([]);
+    const deleted = await call('node_delete_file', { path: 'src/a.js' });
+    expect(deleted.confirmations[0]).to.deep.include({ undoable: false });
+    expect(deleted.undo).to.equal(null);
+  });
 });

@@ -65,13 +65,19 @@ function goWording(mode: GoRunMode): RunWording<RunOutput> {
 /** A run or a test that ended by itself: its exit code and the last 100,000 characters of its output (GO-5, GO-6). */
 const exitedAnswer = (end: { exitCode: number } & RunOutput): OperationResult => succeed({ exitCode: end.exitCode, ...outputFields(end) });
 
+/** Options of {@link createGoOperations}. */
+export interface GoOperationsOptions {
+  /** False: no call keeps a before-state or hands an undo step (UNDO-1 off; the bench's baseline). Default true. */
+  readonly undo?: boolean;
+}
+
 /**
  * Creates the Go operations. File operations edit the page's files module (GO-2); `go_run` and
  * `go_test` call the page's run function (GO-3) and never confirm (GO-8).
  * @example
  * provideOperations('go', createGoOperations({ files: goFiles, getRunnerState: () => runner.state, run: runFromAgent }));
  */
-export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefinition[] {
+export function createGoOperations(adapter: GoToolAdapter, options: GoOperationsOptions = {}): AnyOperationDefinition[] {
   const { files } = adapter;
   const guard = createEngineGuard({ isLoaded: () => files.isLoaded(), getState: () => adapter.getRunnerState(), notLoaded: NOT_LOADED, engine: 'the Go engine', code: 'Go code' });
 
@@ -79,6 +85,7 @@ export function createGoOperations(adapter: GoToolAdapter): AnyOperationDefiniti
     tool: 'go',
     // No exclude rule here: every file and directory of the project is listed (FILE-3).
     store: () => guard.loaded(() => moduleStore(files)),
+    undo: options.undo,
     // An undo goes back to the project the change was made in (UNDO-1).
     undoTo: () => {
       const pinned = files.pin?.() ?? files;

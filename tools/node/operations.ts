@@ -151,13 +151,19 @@ const nodeWording: RunWording<NodeInterruptedRun> = {
   cancelled: (outcome) => `the caller cancelled the call while the command ran; ${killWords(outcome)}`,
 };
 
+/** Options of {@link createNodeOperations}. */
+export interface NodeOperationsOptions {
+  /** False: no call keeps a before-state or hands an undo step (UNDO-1 off; the bench's baseline). Default true. */
+  readonly undo?: boolean;
+}
+
 /**
  * Creates the node operations. They read the runtime through `adapter.getRuntime()` on every
  * prepare (NODE-2) and answer `not_ready` while it is null (NODE-1).
  * @example
  * provideOperations('node', createNodeOperations({ getRuntime: () => currentRuntime }));
  */
-export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefinition[] {
+export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOperationsOptions = {}): AnyOperationDefinition[] {
   const runtime = (): NodeRuntimeLike | OperationFailure => adapter.getRuntime() ?? fail(ErrorCode.notReady, NOT_READY);
 
   const storeNow = (): FileStore | OperationFailure => {
@@ -171,6 +177,7 @@ export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefi
     tool: 'node',
     store: storeNow,
     ledger,
+    undo: options.undo,
     wording: {
       list: 'Node の実行環境の作業ディレクトリにある、ファイルとディレクトリの一覧を返す。path を渡すとその下の、省くと作業ディレクトリの全体の、全ての階層を返す。kind は file か directory。保存しないファイルの規則の exclude に当たるパス(node_modules/ など)は返さない。1,000 件までで、切り詰めたとき(実行環境が一覧を途中で切ったときも)は truncated が true になる。',
       read: '作業ディレクトリのファイルの中身を、UTF-8 のテキストで返す。1 MB を超えるファイルは too_large、テキストとして読めないファイルとディレクトリは invalid_input、無いファイルは not_found を返す(保存しないファイルの規則と同じ判定)。',
@@ -191,7 +198,7 @@ export function createNodeOperations(adapter: NodeToolAdapter): AnyOperationDefi
 
   const run = async (rt: NodeRuntimeLike, command: string, args: readonly string[], timeoutMs: number, signal: AbortSignal) => {
     // Taken before the command starts; held only until the difference is known.
-    const before = await keptFiles(rt, true);
+    const before = options.undo === false ? null : await keptFiles(rt, true);
     let undo: UndoStep | null = null;
     const result = await runAnswer(await rt.run(command, args, { name: `ai: ${command}`, timeoutMs, signal }), {
       timeoutMs,
