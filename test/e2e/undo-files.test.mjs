@@ -1,0 +1,223 @@
+// Issue 19, the file tools' undo end to end (UNDO-1, UNDO-2, UNDO-3, UNDO-5): the real /node/ page
+// (its localhost runner, real Node processes) and the real /go/ page (its files module, IndexedDB),
+// both switched on by a click, an MCP SDK client calling through bin/ai-ops-relay.mjs. For each of
+// node_write_file, node_delete_file, node_run_command, go_write_file and go_delete_file: the files
+// read, the agent's change, the user's trusted click on the row's 「元に戻す」, the files read back
+// byte-identical (on the runner's disk too, for node). Run in both browser modes:
+// `node --test test/e2e/undo-files.test.mjs` and `AI_OPS_BROWSER_MODE=webmcp node --test …`.
+// Build first: `npm run build && node esbuild.config.mjs`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
+  confirmDialog, logRows, showLog, OPERATIONS,
+} from './harness.mjs';
+
+const embedId = `undo-${Date.now().toString(36)}`;
+/** Texts a careless round trip would change: a BOM, CRLF, a tab, kanji, an emoji. */
+const TRICKY = '\uFEFF// 日本語 \u{1F600}\r\nconst a = 1;\t\r\n\n';
+const GO_TEXT = 'package main\n\n// 日本語 \u{1F600}\t\n\nfunc main() {}\n';
+
+let demo, relay, browser, nodePage, goPage;
+
+/** Calls through the relay like an agent and asserts an ok envelope. */
+async function agent(name, args) {
+  const { isError, env, result } = await callRelay(relay.client, name, args);
+  assert.equal(isError, false, `${name}: ${JSON.stringify(result)}`);
+  return env;
+}
+
+/** A file's text as the agent reads it, or the failure code (`not_found`). */
+async function agentRead(tool, path) {
+  const { env } = await callRelay(relay.client, `${tool}_read_file`, { path });
+  return env.ok ? env.contents : env.error.code;
+}
+
+/** The bytes on the runner's disk, or null when no file is there. */
+const onDisk = async (path) => (existsSync(join(demo.workspace, path)) ? readFile(join(demo.workspace, path)) : null);
+
+/** The log row of the newest call, as an element found by its id (rows after it do not move it). */
+async function newestRow(page, tool, name) {
+  await page.bringToFront();
+  await showLog(page, tool);
+  const rows = logRows(page, tool);
+  await waitFor(async () => (await rows.count()) > 0, 10_000, `a row in the ${tool} log`);
+  const id = await rows.last().getAttribute('data-id');
+  const row = page.locator(`ai-ops-log[tool="${tool}"] [part="row"][data-id="${id}"]`);
+  assert.equal((await row.locator('[part="name"]').textContent()).trim(), name);
+  return row;
+}
+
+/** The row's 「元に戻す」 button, the row opened when the button sits in its body. */
+async function undoButton(row) {
+  await waitFor(async () => (await row.getAttribute('data-undo')) === 'available', 10_000, 'data-undo="available" on the row');
+  const button = row.getByRole('button', { name: /^元に戻す/ });
+  if (!(await button.isVisible())) await row.locator('[part="row-summary"]').click();
+  return button;
+}
+
+/**
+ * The user's trusted click on the newest row's 「元に戻す」 (Playwright's click is trusted); waits
+ * until the row says undone and the undo is logged as the user's own row.
+ */
+async function userUndoes(page, tool, name) {
+  const row = await newestRow(page, tool, name);
+  const before = await logRows(page, tool).count();
+  await (await undoButton(row)).click();
+  await waitFor(async () => (await row.getAttribute('data-undo')) === 'undone', 10_000, 'data-undo="undone" on the row');
+  await waitFor(async () => (await logRows(page, tool).count()) > before, 10_000, 'the undo\'s own row');
+  const undoRow = logRows(page, tool).last();
+  assert.equal(await undoRow.getAttribute('data-by'), 'user');
+  assert.equal((await undoRow.locator('[part="name"]').textContent()).trim(), name);
+  return row;
+}
+
+/** Runs a confirmed call: the dialog says the change can be undone (UNDO-5), a real click approves. */
+async function confirmedByUser(page, name, args, title) {
+  const pending = callRelay(relay.client, name, args);
+  await page.bringToFront();
+  const dialog = confirmDialog(page);
+  await dialog.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
+  const body = await dialog.locator('[part="body"]').textContent();
+  assert.match(body, /この操作は「元に戻す」で戻せます。/);
+  assert.doesNotMatch(body, /元に戻せません/);
+  await dialog.getByRole('button', { name: '削除する' }).click();
+  const { isError, env, result } = await pending;
+  assert.equal(isError, false, JSON.stringify(result));
+  return env;
+}
+
+before(async () => {
+  demo = await startDemo();
+  relay = await startRelay({ origin: demo.origin, port: await freePort() });
+  browser = await launchBrowser();
+  nodePage = await openToolPage(browser.context, demo.origin, 'node', `?id=${embedId}`);
+  await nodePage.getByRole('treeitem', { name: 'index.js', exact: true }).waitFor({ timeout: 30_000 });
+  await clickSwitch(nodePage, 'node');
+  goPage = await openToolPage(browser.context, demo.origin, 'go', `?id=${embedId}`);
+  await goPage.locator('#file-tree [role="treeitem"]').first().waitFor({ timeout: 30_000 });
+  await clickSwitch(goPage, 'go');
+  const expected = [...OPERATIONS.node, ...OPERATIONS.go].sort();
+  await waitFor(async () => JSON.stringify(await relayedNames(relay.client)) === JSON.stringify(expected), 30_000, 'the node and go operations through the relay');
+  // The runtime boots at page load: the first calls may answer not_ready.
+  await waitFor(async () => (await callRelay(relay.client, 'node_list_files', {})).env?.ok === true, 30_000, 'the Node runtime');
+});
+
+after(async () => {
+  await browser?.close();
+  await relay?.close();
+  await demo?.close();
+});
+
+test('[UNDO-1] [UNDO-3] node_write_file over a file: the user\'s 元に戻す puts back its bytes exactly (read and on disk)', async () => {
+  await agent('node_write_file', { path: 'undo/tricky.js', contents: TRICKY });
+  const bytes = await onDisk('undo/tricky.js');
+  assert.equal(await agentRead('node', 'undo/tricky.js'), TRICKY);
+  await agent('node_write_file', { path: 'undo/tricky.js', contents: 'overwritten by the agent\n' });
+  assert.equal(await agentRead('node', 'undo/tricky.js'), 'overwritten by the agent\n');
+  await userUndoes(nodePage, 'node', 'node_write_file');
+  assert.equal(await agentRead('node', 'undo/tricky.js'), TRICKY);
+  assert.ok((await onDisk('undo/tricky.js')).equals(bytes), 'byte-identical on the runner\'s disk');
+});
+
+test('[UNDO-1] node_write_file that created a file: 元に戻す removes it again', async () => {
+  assert.equal(await agentRead('node', 'undo/new/created.js'), 'not_found');
+  await agent('node_write_file', { path: 'undo/new/created.js', contents: 'made\n' });
+  await userUndoes(nodePage, 'node', 'node_write_file');
+  assert.equal(await agentRead('node', 'undo/new/created.js'), 'not_found');
+  assert.equal(await onDisk('undo/new/created.js'), null);
+});
+
+test('[UNDO-1] [UNDO-5] node_delete_file: the dialog says 「元に戻す」で戻せます, and the user\'s 元に戻す brings the file back byte-identical', async () => {
+  await agent('node_write_file', { path: 'undo/doomed.js', contents: TRICKY });
+  const bytes = await onDisk('undo/doomed.js');
+  const env = await confirmedByUser(nodePage, 'node_delete_file', { path: 'undo/doomed.js' }, 'ファイル「undo/doomed.js」を削除する');
+  assert.deepEqual(env, { ok: true, path: 'undo/doomed.js' });
+  assert.equal(await onDisk('undo/doomed.js'), null);
+  await userUndoes(nodePage, 'node', 'node_delete_file');
+  assert.equal(await agentRead('node', 'undo/doomed.js'), TRICKY);
+  assert.ok((await onDisk('undo/doomed.js')).equals(bytes));
+});
+
+test('[UNDO-1] node_run_command: 元に戻す restores every kept file it created, changed or deleted; node_modules/ is not kept and stays', async () => {
+  await agent('node_write_file', { path: 'undo/cmd/a.txt', contents: TRICKY });
+  await agent('node_write_file', { path: 'undo/cmd/b.txt', contents: 'b stays\r\n' });
+  const a = await onDisk('undo/cmd/a.txt');
+  const b = await onDisk('undo/cmd/b.txt');
+  const script = [
+    "const fs = require('fs');",
+    "fs.writeFileSync('undo/cmd/a.txt', 'changed');",
+    "fs.rmSync('undo/cmd/b.txt');",
+    "fs.writeFileSync('undo/cmd/c.txt', 'created');",
+    "fs.mkdirSync('node_modules/undo-pkg', { recursive: true });",
+    "fs.writeFileSync('node_modules/undo-pkg/index.js', 'module.exports = 1;');",
+  ].join(' ');
+  const env = await agent('node_run_command', { command: 'node', args: ['-e', script] });
+  assert.equal(env.exitCode, 0, JSON.stringify(env));
+  assert.equal(await agentRead('node', 'undo/cmd/a.txt'), 'changed');
+  await userUndoes(nodePage, 'node', 'node_run_command');
+  assert.ok((await onDisk('undo/cmd/a.txt')).equals(a), 'a.txt byte-identical');
+  assert.ok((await onDisk('undo/cmd/b.txt')).equals(b), 'b.txt back, byte-identical');
+  assert.equal(await onDisk('undo/cmd/c.txt'), null, 'c.txt removed again');
+  assert.equal((await onDisk('node_modules/undo-pkg/index.js'))?.toString(), 'module.exports = 1;', 'node_modules/ is not kept, so not undone');
+});
+
+test('[UNDO-1] node_run_command that changed no kept file has no 元に戻す', async () => {
+  const env = await agent('node_run_command', { command: 'node', args: ['-e', 'console.log("read only")'] });
+  assert.equal(env.exitCode, 0);
+  const row = await newestRow(nodePage, 'node', 'node_run_command');
+  assert.equal(await row.getAttribute('data-undo'), null);
+  assert.equal(await row.getByRole('button', { name: /^元に戻す/ }).count(), 0);
+});
+
+test('[UNDO-2] after the agent\'s write the user saves an edit: 元に戻す first asks; やめる changes nothing, 元に戻す restores', async () => {
+  await agent('node_write_file', { path: 'undo-edited.js', contents: 'original\n' });
+  await agent('node_write_file', { path: 'undo-edited.js', contents: 'by the agent\n' });
+  const row = await newestRow(nodePage, 'node', 'node_write_file');
+  // The person's own edit, saved from the page's editor (the log does not show it).
+  await nodePage.getByRole('treeitem', { name: 'undo-edited.js', exact: true }).click();
+  const editor = nodePage.locator('.editor-pane .cm-content');
+  await waitFor(async () => (await editor.textContent()).includes('by the agent'), 10_000, 'the file in the editor');
+  await editor.click();
+  await nodePage.keyboard.press('Control+End');
+  await nodePage.keyboard.type('typed by the user');
+  await nodePage.keyboard.press('Control+s');
+  await waitFor(async () => (await agentRead('node', 'undo-edited.js')).includes('typed by the user'), 10_000, 'the saved edit');
+  const saved = await agentRead('node', 'undo-edited.js');
+  await nodePage.bringToFront();
+  await showLog(nodePage, 'node');
+  const dialog = confirmDialog(nodePage);
+  await (await undoButton(row)).click();
+  await dialog.getByRole('button', { name: 'やめる' }).waitFor({ timeout: 10_000 });
+  await dialog.getByRole('button', { name: 'やめる' }).click();
+  assert.equal(await agentRead('node', 'undo-edited.js'), saved);
+  assert.equal(await row.getAttribute('data-undo'), 'available');
+  await (await undoButton(row)).click();
+  await dialog.getByRole('button', { name: /^元に戻す/ }).click();
+  await waitFor(async () => (await row.getAttribute('data-undo')) === 'undone', 10_000, 'the row undone');
+  assert.equal(await agentRead('node', 'undo-edited.js'), 'original\n');
+});
+
+test('[UNDO-1] [UNDO-3] go_write_file over a file and of a new one: the user\'s 元に戻す puts back the text, and the absence', async () => {
+  await agent('go_write_file', { path: 'undo/keep.go', contents: GO_TEXT });
+  assert.equal(await agentRead('go', 'undo/keep.go'), GO_TEXT);
+  await agent('go_write_file', { path: 'undo/keep.go', contents: 'package main\n\n// the agent\n' });
+  await userUndoes(goPage, 'go', 'go_write_file');
+  assert.equal(await agentRead('go', 'undo/keep.go'), GO_TEXT);
+  assert.equal(await agentRead('go', 'undo/fresh.go'), 'not_found');
+  await agent('go_write_file', { path: 'undo/fresh.go', contents: 'package undo\n' });
+  await userUndoes(goPage, 'go', 'go_write_file');
+  assert.equal(await agentRead('go', 'undo/fresh.go'), 'not_found');
+});
+
+test('[UNDO-1] [UNDO-5] go_delete_file: the dialog says 「元に戻す」で戻せます, and the user\'s 元に戻す brings the file back byte-identical', async () => {
+  await agent('go_write_file', { path: 'undo/doomed.go', contents: GO_TEXT });
+  const env = await confirmedByUser(goPage, 'go_delete_file', { path: 'undo/doomed.go' }, 'ファイル「undo/doomed.go」を削除する');
+  assert.deepEqual(env, { ok: true, path: 'undo/doomed.go' });
+  assert.equal(await agentRead('go', 'undo/doomed.go'), 'not_found');
+  await userUndoes(goPage, 'go', 'go_delete_file');
+  assert.equal(await agentRead('go', 'undo/doomed.go'), GO_TEXT);
+});
