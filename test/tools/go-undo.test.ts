@@ -1,31 +1,10 @@
 // The undo steps of go_write_file and go_delete_file (UNDO-1, UNDO-2, UNDO-5): a change, its step's
 // undo(), the file read back byte-identical; the project it was made in, even after a switch.
 import { expect } from '@open-wc/testing';
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
-import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
-import type { UndoStep } from '../../src/undo-step.js';
 import { createGoOperations } from '../../tools/go/operations.js';
 import type { GoFilesModule, GoToolAdapter } from '../../tools/go/adapter.js';
 import { FakeGoPage } from '../helpers/tools-fakes.js';
-
-/** Calls through the runtime's real call path, keeping the undo step the log row would own. */
-function undoCaller(definitions: readonly AnyOperationDefinition[]) {
-  const byName = new Map(definitions.map((d) => [d.name, compileOperation(d)]));
-  return async (name: string, input: unknown = {}, answer: 'accept' | 'decline' = 'accept') => {
-    const confirmations: ConfirmationContent[] = [];
-    const hooks: CallHooks = {
-      isEnabled: () => true,
-      skipsConfirmation: () => false,
-      confirm: async ({ content }) => {
-        confirmations.push(content);
-        return answer === 'accept' ? () => {} : null;
-      },
-    };
-    const { json, undo } = await runCall(byName.get(name)!, input, hooks);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { result: JSON.parse(json) as Record<string, any>, json, undo, confirmations };
-  };
-}
+import { stepOf, undoCaller } from './node-undo-call.js';
 
 const FILES = { 'main.go': 'package main\n\nfunc main() { println("日本語 \u{1F600}") }\r\n', 'lib/lib.go': 'package lib\n' };
 
@@ -33,11 +12,6 @@ function setup() {
   const page = new FakeGoPage(FILES, ['assets']);
   return { page, call: undoCaller(createGoOperations(page)) };
 }
-
-const stepOf = (undo: UndoStep | null): UndoStep => {
-  expect(undo, 'the call hands an undo step').to.not.equal(null);
-  return undo!;
-};
 
 describe('tools/go undo', () => {
   it('[UNDO-1] go_write_file over a file: undo puts back its previous text byte for byte; the agent never sees the step', async () => {

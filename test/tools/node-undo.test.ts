@@ -1,13 +1,11 @@
 // The undo steps of the node operations (UNDO-1, UNDO-2, UNDO-4, UNDO-5): a change, its step's
 // undo(), the files read back byte-identical; reads, failures, declines and no-op calls hand none.
 import { expect } from '@open-wc/testing';
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
-import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
-import type { UndoStep } from '../../src/undo-step.js';
 import { contentsVersion } from '../../tools/files.js';
 import { createNodeOperations } from '../../tools/node/operations.js';
 import type { NodeRuntimeLike } from '../../tools/node/adapter.js';
 import { FakeNodeRuntime, nodeAdapter } from '../helpers/tools-fakes.js';
+import { stepOf, undoCaller } from './node-undo-call.js';
 
 /** The fake runtime with the page's snapshot and versions (the runner's kept files, SHA-256 there; a hash here). */
 function withSnapshot(rt: FakeNodeRuntime): NodeRuntimeLike & { snapshots: boolean[] } {
@@ -31,25 +29,6 @@ function withSnapshot(rt: FakeNodeRuntime): NodeRuntimeLike & { snapshots: boole
   };
 }
 
-/** Calls through the runtime's real call path, keeping the undo step the log row would own. */
-function undoCaller(definitions: readonly AnyOperationDefinition[]) {
-  const byName = new Map(definitions.map((d) => [d.name, compileOperation(d)]));
-  return async (name: string, input: unknown = {}, answer: 'accept' | 'decline' = 'accept') => {
-    const confirmations: ConfirmationContent[] = [];
-    const hooks: CallHooks = {
-      isEnabled: () => true,
-      skipsConfirmation: () => false,
-      confirm: async ({ content }) => {
-        confirmations.push(content);
-        return answer === 'accept' ? () => {} : null;
-      },
-    };
-    const { json, undo } = await runCall(byName.get(name)!, input, hooks);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { result: JSON.parse(json) as Record<string, any>, json, undo, confirmations };
-  };
-}
-
 const FILES = { 'index.js': 'console.log(1)\n', 'src/a.js': 'héllo\r\n\u{1F600} a\n', 'src/b.js': '\uFEFFb\n' };
 
 function setup(files: Record<string, string> = FILES) {
@@ -58,11 +37,6 @@ function setup(files: Record<string, string> = FILES) {
   const adapter = nodeAdapter(runtime);
   return { fake, runtime, adapter, call: undoCaller(createNodeOperations(adapter)) };
 }
-
-const stepOf = (undo: UndoStep | null): UndoStep => {
-  expect(undo, 'the call hands an undo step').to.not.equal(null);
-  return undo!;
-};
 
 describe('tools/node undo', () => {
   it('[UNDO-1] node_write_file over a file: undo puts back its previous text byte for byte; the agent never sees the step', async () => {

@@ -1,0 +1,31 @@
+// The call path the node and go undo tests share: the runtime's real runCall, keeping the undo
+// step the log row would own (the tests' usual caller drops it).
+import { expect } from '@open-wc/testing';
+import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
+import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
+import type { UndoStep } from '../../src/undo-step.js';
+
+/** A caller over one tool's definitions: the parsed envelope, its JSON, the step, the dialogs asked for. */
+export function undoCaller(definitions: readonly AnyOperationDefinition[]) {
+  const byName = new Map(definitions.map((d) => [d.name, compileOperation(d)]));
+  return async (name: string, input: unknown = {}, answer: 'accept' | 'decline' = 'accept') => {
+    const confirmations: ConfirmationContent[] = [];
+    const hooks: CallHooks = {
+      isEnabled: () => true,
+      skipsConfirmation: () => false,
+      confirm: async ({ content }) => {
+        confirmations.push(content);
+        return answer === 'accept' ? () => {} : null;
+      },
+    };
+    const { json, undo } = await runCall(byName.get(name)!, input, hooks);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { result: JSON.parse(json) as Record<string, any>, json, undo, confirmations };
+  };
+}
+
+/** The step, asserted present. */
+export function stepOf(undo: UndoStep | null): UndoStep {
+  expect(undo, 'the call hands an undo step').to.not.equal(null);
+  return undo!;
+}
