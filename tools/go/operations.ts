@@ -65,19 +65,14 @@ function goWording(mode: GoRunMode): RunWording<RunOutput> {
 /** A run or a test that ended by itself: its exit code and the last 100,000 characters of its output (GO-5, GO-6). */
 const exitedAnswer = (end: { exitCode: number } & RunOutput): OperationResult => succeed({ exitCode: end.exitCode, ...outputFields(end) });
 
-/** Options of {@link createGoOperations}. */
-export interface GoOperationsOptions {
-  /** False: no call keeps a before-state or hands an undo step (UNDO-1 off; the bench's baseline). Default true. */
-  readonly undo?: boolean;
-}
-
 /**
  * Creates the Go operations. File operations edit the page's files module (GO-2); `go_run` and
- * `go_test` call the page's run function (GO-3) and never confirm (GO-8).
+ * `go_test` call the page's run function (GO-3) and never confirm (GO-8). With `undo: false` no call keeps a
+ * before-state or hands an undo step (UNDO-1 off: a page that wants none, the bench's baseline).
  * @example
  * provideOperations('go', createGoOperations({ files: goFiles, getRunnerState: () => runner.state, run: runFromAgent }));
  */
-export function createGoOperations(adapter: GoToolAdapter, options: GoOperationsOptions = {}): AnyOperationDefinition[] {
+export function createGoOperations(adapter: GoToolAdapter, options: { readonly undo?: boolean } = {}): AnyOperationDefinition[] {
   const { files } = adapter;
   const guard = createEngineGuard({ isLoaded: () => files.isLoaded(), getState: () => adapter.getRunnerState(), notLoaded: NOT_LOADED, engine: 'the Go engine', code: 'Go code' });
 

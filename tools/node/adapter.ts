@@ -72,21 +72,6 @@ export interface NodeExcludeRules {
   readonly patterns: readonly string[];
 }
 
-/** A file the page keeps (the not-saved-files rule applied), as {@link NodeRuntimeLike.files}`.snapshot` lists it. */
-export interface NodeKeptFile {
-  readonly path: string;
-  /** A token of its contents (the runner's SHA-256): equal tokens, equal contents. */
-  readonly version: string;
-  /** Its text, when the snapshot was asked with contents. */
-  readonly contents?: string;
-}
-
-/** Every kept file of the workspace; `truncated` when the runner stopped before the end (too many bytes). */
-export interface NodeSnapshot {
-  readonly files: readonly NodeKeptFile[];
-  readonly truncated: boolean;
-}
-
 /** The subset of the node runtime the operations use. */
 export interface NodeRuntimeLike {
   readonly files: {
@@ -103,7 +88,12 @@ export interface NodeRuntimeLike {
      * before-state, taken before the command and compared after it (UNDO-1). Omitted: a command
      * keeps no undo step.
      */
-    snapshot?(options: { readonly contents: boolean }): Promise<NodeSnapshot>;
+    snapshot?(options: { readonly contents: boolean }): Promise<{
+      /** Each kept file: its path, a token of its contents (the runner's SHA-256: equal tokens, equal texts), its text when asked. */
+      readonly files: readonly { readonly path: string; readonly version: string; readonly contents?: string }[];
+      /** True when the runner stopped before the end (too many bytes, a cut tree): nothing is kept then. */
+      readonly truncated: boolean;
+    }>;
     /** The version tokens of `paths` now (null: no file), as `snapshot` has them (UNDO-2). */
     versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
   };

@@ -10,7 +10,10 @@ import { FileLedger, createFileOperations, createFileUndo, type FileBefore, type
 import type { UndoStep } from '../../src/undo-step.js';
 import { outputFields, runAnswer, type InterruptedOutcome, type RunWording } from '../run.js';
 import { RELAY_WAIT_NOTE } from '../shared.js';
-import type { NodeFileFailure, NodeInterruptedRun, NodeKeptFile, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
+import type { NodeFileFailure, NodeInterruptedRun, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';
+
+/** One kept file of the runtime's snapshot. */
+type NodeKeptFile = Awaited<ReturnType<NonNullable<NodeRuntimeLike['files']['snapshot']>>>['files'][number];
 import { createExcludeMatcher } from './exclude.js';
 
 /**
@@ -151,19 +154,14 @@ const nodeWording: RunWording<NodeInterruptedRun> = {
   cancelled: (outcome) => `the caller cancelled the call while the command ran; ${killWords(outcome)}`,
 };
 
-/** Options of {@link createNodeOperations}. */
-export interface NodeOperationsOptions {
-  /** False: no call keeps a before-state or hands an undo step (UNDO-1 off; the bench's baseline). Default true. */
-  readonly undo?: boolean;
-}
-
 /**
  * Creates the node operations. They read the runtime through `adapter.getRuntime()` on every
- * prepare (NODE-2) and answer `not_ready` while it is null (NODE-1).
+ * prepare (NODE-2) and answer `not_ready` while it is null (NODE-1). With `undo: false` no call
+ * keeps a before-state or hands an undo step (UNDO-1 off: a page that wants none, the bench's baseline).
  * @example
  * provideOperations('node', createNodeOperations({ getRuntime: () => currentRuntime }));
  */
-export function createNodeOperations(adapter: NodeToolAdapter, options: NodeOperationsOptions = {}): AnyOperationDefinition[] {
+export function createNodeOperations(adapter: NodeToolAdapter, options: { readonly undo?: boolean } = {}): AnyOperationDefinition[] {
   const runtime = (): NodeRuntimeLike | OperationFailure => adapter.getRuntime() ?? fail(ErrorCode.notReady, NOT_READY);
 
   const storeNow = (): FileStore | OperationFailure => {

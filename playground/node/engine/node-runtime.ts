@@ -9,7 +9,7 @@
  */
 // Types only: the client stays free of runtime imports, so it also runs as compiled alone (test/node/runner-client.test.mjs).
 import type { Clock } from 'ai-ops/internals';
-import type { NodeRunOutcome, NodeSnapshot } from 'ai-ops/tools/node';
+import type { NodeRunOutcome } from 'ai-ops/tools/node';
 
 /** The real timers, as src/clock.ts's `systemClock` has them. */
 const systemClock: Clock = {
@@ -47,6 +47,14 @@ export interface FileTreeStore extends ReadableStore<readonly FileEntry[]> {
   /** Reloads the tree from the runner (coalesces overlapping calls). */
   refresh(): Promise<void>;
   /** True when the runner cut the last listing (over 10,000 entries). */
+  readonly truncated: boolean;
+}
+
+/** The kept files of the workspace, as the runner's `snapshot` lists them (UNDO-1). */
+export interface NodeSnapshot {
+  /** Each kept file: its path, its SHA-256 (hex), and its text when asked with contents. */
+  readonly files: readonly { readonly path: string; readonly version: string; readonly contents?: string }[];
+  /** True when the runner stopped before the end (over 64 MiB of text, or a cut tree). */
   readonly truncated: boolean;
 }
 
