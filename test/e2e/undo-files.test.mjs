@@ -221,3 +221,31 @@ test('[UNDO-1] [UNDO-5] go_delete_file: the dialog says 「元に戻す」で戻
   await userUndoes(goPage, 'go', 'go_delete_file');
   assert.equal(await agentRead('go', 'undo/doomed.go'), GO_TEXT);
 });
+
+test('[UNDO-4] the before-states live in the pages\' memory only: no localStorage value holds them, the node page has no IndexedDB, the go page only its project', async () => {
+  // A before-state still kept: the agent's change is not undone.
+  await agent('node_write_file', { path: 'undo/kept.js', contents: `${TRICKY}kept before\n` });
+  await agent('node_write_file', { path: 'undo/kept.js', contents: 'after\n' });
+  await agent('go_write_file', { path: 'undo/kept.go', contents: `${GO_TEXT}// kept before\n` });
+  await agent('go_write_file', { path: 'undo/kept.go', contents: 'package main\n' });
+  const stored = (page) => page.evaluate(async () => ({
+    values: Object.keys(localStorage).map((key) => localStorage.getItem(key)),
+    databases: (await indexedDB.databases()).map((db) => db.name).sort(),
+  }));
+  const node = await stored(nodePage);
+  assert.ok(!node.values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
+  assert.deepEqual(node.databases, []);
+  const go = await stored(goPage);
+  assert.ok(!go.values.some((value) => value.includes('kept before')));
+  assert.deepEqual(go.databases, ['ai-ops-go']);
+  const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-go');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const get = open.result.transaction('projects').objectStore('projects').get(id);
+      get.onsuccess = () => resolve({ stores: [...open.result.objectStoreNames], text: JSON.stringify(get.result) });
+    };
+  }), embedId);
+  assert.deepEqual(project.stores, ['projects']);
+  assert.ok(!project.text.includes('kept before'), 'the project record holds the files as they are, not the before-state');
+});
