@@ -36,6 +36,11 @@ export interface FileStore {
    * Tells a user's own edit since a logged change (UNDO-2) without keeping a second copy.
    */
   versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
+  /**
+   * Removes `path` when it is an empty directory, and leaves it otherwise: an undo takes away the
+   * parents a write created (FILE-5). Omitted: they stay.
+   */
+  removeEmptyDirectory?(path: string): Promise<void>;
 }
 
 /** Options of {@link createFileOperations}: what differs between node and go. */
@@ -105,6 +110,8 @@ export class FileLedger {
 export interface FileBefore {
   readonly path: string;
   readonly contents: string | null;
+  /** The parent directories the call created for a new file, deepest first: its undo removes them again while empty. */
+  readonly createdDirectories?: readonly string[];
 }
 
 /** Options of {@link createFileUndo}. */
@@ -146,6 +153,7 @@ export async function createFileUndo(options: FileUndoOptions): Promise<UndoStep
           const removed = await store.remove(file.path);
           // Already gone is what the undo wants.
           if (isFailure(removed) && removed.error.code !== ErrorCode.notFound) return removed;
+          for (const dir of file.createdDirectories ?? []) await store.removeEmptyDirectory?.(dir);
         } else {
           const written = await store.write(file.path, file.contents);
           if (isFailure(written)) return written;
@@ -243,6 +251,21 @@ function textOf(path: string, contents: string): string | OperationFailure {
   return contents.includes('\u0000') ? fail(ErrorCode.invalidInput, `${path} is not text`) : contents;
 }
 
+/**
+ * The parent directories of `path` that `entries` do not have, deepest first: those a write creates.
+ * @example missingParents([{ path: 'a', kind: 'directory' }], 'a/b/c/d.txt') // ['a/b/c', 'a/b']
+ */
+function missingParents(entries: readonly FileEntry[], path: string): string[] {
+  const segments = path.split('/');
+  const missing: string[] = [];
+  for (let i = segments.length - 1; i >= 1; i--) {
+    const dir = segments.slice(0, i).join('/');
+    if (kindOf(entries, dir) !== 'missing') break;
+    missing.push(dir);
+  }
+  return missing;
+}
+
 const byPath = (a: FileEntry, b: FileEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** The answer of a write or a delete: the path, or why the tool refused. */
@@ -258,10 +281,12 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
   const ledger = options.ledger ?? new FileLedger();
   const undoTo = options.undoTo ?? (() => options.store);
   /** The envelope of a change, with its undo step when the file's previous state could be kept. */
-  const undoable = async (change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined): Promise<OperationResult | UndoableResult> => {
+  const undoable = async (
+    change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined, createdDirectories?: readonly string[],
+  ): Promise<OperationResult | UndoableResult> => {
     const result = written(change);
     if (isFailure(change) || before === undefined || options.undo === false) return result;
-    return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before }], store, undoStore: undoTo(), ledger }) };
+    return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before, createdDirectories }], store, undoStore: undoTo(), ledger }) };
   };
   /** The store, the normalised path and the entries now, or why not. */
   const resolve = (path: string | OperationFailure) => {
@@ -317,11 +342,11 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       const ctx = resolve(filePath(input.path));
       return isFailure(ctx) ? ctx : writable(ctx);
     },
-    execute: async (input, { store, path }) => {
+    execute: async (input, { store, path, entries }) => {
       const before = options.undo === false ? undefined : await beforeOf(store, path);
       const change = await store.write(path, input.contents);
       // The same text again changed nothing: no step (UNDO-1).
-      return undoable(change, store, before === input.contents ? undefined : before);
+      return undoable(change, store, before === input.contents ? undefined : before, before === null ? missingParents(entries, path) : []);
     },
   });
 

@@ -83,6 +83,7 @@ const goAdapter: GoToolAdapter = {
     read: (path) => shown?.files.read(path) ?? null,
     write: (path, contents) => (shown ? shown.files.write(path, contents) : Promise.reject(new Error('the project is not loaded yet'))),
     remove: (path) => (shown ? shown.files.remove(path) : Promise.reject(new Error('the project is not loaded yet'))),
+    removeDirectory: (path) => (shown ? shown.files.removeDirectory(path) : Promise.reject(new Error('the project is not loaded yet'))),
     // An agent's change is undone in its own project, whichever is shown then (UNDO-1).
     pin: () => shown?.files ?? null,
   },

@@ -128,6 +128,7 @@ export function currentRuntime(): NodeRuntimeLike | null {
       // The before-state of an agent's command, held in this page's memory by its undo step (UNDO-1, UNDO-4).
       snapshot: (options) => runtime.files.snapshot(options),
       versions: (paths) => runtime.files.versions(paths),
+      removeEmptyDirectory: (path) => runtime.files.removeEmptyDirectory(path),
     },
     // The run race (timeout, cancel, kill) is the runtime's, as go's and sql's are their pages' (NODE-4, NAT-6).
     run: (command, args, options) => runtime.run(command, args, options),

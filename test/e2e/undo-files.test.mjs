@@ -123,12 +123,13 @@ test('[UNDO-1] [UNDO-3] node_write_file over a file: the user\'s 元に戻す pu
   assert.ok((await onDisk('undo/tricky.js')).equals(bytes), 'byte-identical on the runner\'s disk');
 });
 
-test('[UNDO-1] node_write_file that created a file: 元に戻す removes it again', async () => {
+test('[UNDO-1] node_write_file that created a file: 元に戻す removes it again, and the directories it made', async () => {
   assert.equal(await agentRead('node', 'undo/new/created.js'), 'not_found');
   await agent('node_write_file', { path: 'undo/new/created.js', contents: 'made\n' });
   await userUndoes(nodePage, 'node', 'node_write_file');
   assert.equal(await agentRead('node', 'undo/new/created.js'), 'not_found');
-  assert.equal(await onDisk('undo/new/created.js'), null);
+  assert.equal(existsSync(join(demo.workspace, 'undo/new')), false, 'the directory the write made is gone');
+  assert.equal(existsSync(join(demo.workspace, 'undo')), true, 'the one there before stays');
 });
 
 test('[UNDO-1] [UNDO-5] node_delete_file: the dialog says 「元に戻す」で戻せます, and the user\'s 元に戻す brings the file back byte-identical', async () => {
@@ -207,10 +208,13 @@ test('[UNDO-1] [UNDO-3] go_write_file over a file and of a new one: the user\'s 
   await agent('go_write_file', { path: 'undo/keep.go', contents: 'package main\n\n// the agent\n' });
   await userUndoes(goPage, 'go', 'go_write_file');
   assert.equal(await agentRead('go', 'undo/keep.go'), GO_TEXT);
-  assert.equal(await agentRead('go', 'undo/fresh.go'), 'not_found');
-  await agent('go_write_file', { path: 'undo/fresh.go', contents: 'package undo\n' });
+  assert.equal(await agentRead('go', 'undo/made/fresh.go'), 'not_found');
+  const listing = async () => JSON.stringify((await agent('go_list_files', { path: 'undo' })).entries);
+  const listed = await listing();
+  await agent('go_write_file', { path: 'undo/made/fresh.go', contents: 'package made\n' });
   await userUndoes(goPage, 'go', 'go_write_file');
-  assert.equal(await agentRead('go', 'undo/fresh.go'), 'not_found');
+  assert.equal(await agentRead('go', 'undo/made/fresh.go'), 'not_found');
+  assert.equal(await listing(), listed, 'the directory the write made is gone too');
 });
 
 test('[UNDO-1] [UNDO-5] go_delete_file: the dialog says 「元に戻す」で戻せます, and the user\'s 元に戻す brings the file back byte-identical', async () => {

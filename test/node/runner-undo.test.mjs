@@ -4,8 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES, createWorkspace, fileVersions, removeWorkspace, snapshotKept, textVersion } from '../../playground/node/server/workspace.mjs';
+import { MAX_FILE_BYTES, createWorkspace, fileVersions, removeEmptyDirectory, removeWorkspace, snapshotKept, textVersion } from '../../playground/node/server/workspace.mjs';
 
 let ws;
 
@@ -41,5 +42,17 @@ describe('runner: the kept files for an undo', () => {
     await writeFile(join(ws.workspace, 'index.js'), 'b\n');
     assert.notEqual((await fileVersions(ws.workspace, ['index.js']))[0], index);
     await assert.rejects(fileVersions(ws.workspace, ['../outside']), (error) => error.code === 'invalid_path');
+  });
+
+  it('[UNDO-1] removeEmptyDirectory removes an empty directory only: one with a file, a file, a missing path are left (false)', async () => {
+    await mkdir(join(ws.workspace, 'made/deep'), { recursive: true });
+    assert.equal(await removeEmptyDirectory(ws.workspace, 'made'), false, 'not empty');
+    assert.equal(await removeEmptyDirectory(ws.workspace, 'made/deep'), true);
+    assert.equal(await removeEmptyDirectory(ws.workspace, 'made'), true);
+    assert.equal(existsSync(join(ws.workspace, 'made')), false);
+    assert.equal(await removeEmptyDirectory(ws.workspace, 'index.js'), false);
+    assert.equal(await removeEmptyDirectory(ws.workspace, 'nope/deeper'), false);
+    assert.equal(existsSync(join(ws.workspace, 'index.js')), true);
+    await assert.rejects(removeEmptyDirectory(ws.workspace, '../x'), (error) => error.code === 'invalid_path');
   });
 });

@@ -36,6 +36,17 @@ describe('tools/go undo', () => {
     expect((await call('go_read_file', { path: 'cmd/x.go' })).result.error?.code).to.equal('not_found');
   });
 
+  it('[UNDO-1] undo of a write that created directories removes them again while empty; the empty directories there before stay', async () => {
+    const { page, call } = setup();
+    page.files.removeDirectory = async (path) => {
+      for (const dir of [...page.dirs]) if (dir === path || dir.startsWith(`${path}/`)) page.dirs.delete(dir);
+    };
+    await stepOf((await call('go_write_file', { path: 'cmd/tool/main.go', contents: 'package main' })).undo).undo();
+    await stepOf((await call('go_write_file', { path: 'assets/x.go', contents: 'package assets' })).undo).undo();
+    const listed = (await call('go_list_files')).result.entries.map((e: { path: string }) => e.path).sort();
+    expect(listed).to.deep.equal(['assets', 'lib', 'lib/lib.go', 'main.go']);
+  });
+
   it('[UNDO-1] reads, failures, declined calls, runs and a write of the same text hand no step', async () => {
     const { page, call } = setup();
     for (const [name, input] of [

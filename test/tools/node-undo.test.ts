@@ -21,6 +21,14 @@ function withSnapshot(rt: FakeNodeRuntime): NodeRuntimeLike & { snapshots: boole
         snapshots.push(contents);
         return { truncated: false, files: kept().map(([path, text]) => (contents ? { path, version: contentsVersion(text), contents: text } : { path, version: contentsVersion(text) })) };
       },
+      removeEmptyDirectory: async (path) => {
+        const under = (p: string) => p.startsWith(`${path}/`);
+        if (rt.dirs.has(path) && ![...rt.fileMap.keys(), ...rt.dirs].some(under)) {
+          rt.dirs.delete(path);
+          rt.rebuildTree();
+        }
+        return { ok: true };
+      },
       versions: async (paths) => paths.map((path) => {
         const text = rt.fileMap.get(path);
         return text === undefined || text.includes('\u0000') ? null : contentsVersion(text);
@@ -62,6 +70,18 @@ describe('tools/node undo', () => {
     expect((await call('node_read_file', { path: 'new/c.js' })).result.error?.code).to.equal('not_found');
     // Undoing a file already gone again is no failure.
     expect(await step.undo()).to.deep.include({ ok: true });
+  });
+
+  it('[UNDO-1] undo of a write that created parent directories takes them away again, unless something else is in them now', async () => {
+    const { fake, call } = setup();
+    await stepOf((await call('node_write_file', { path: 'src/new/deep/c.js', contents: 'c' })).undo).undo();
+    expect((await call('node_list_files', { path: 'src' })).result.entries.map((e: { path: string }) => e.path)).to.deep.equal(['src/a.js', 'src/b.js']);
+    const step = stepOf((await call('node_write_file', { path: 'made/d.js', contents: 'd' })).undo);
+    fake.put('made/users.js', 'the user\'s');
+    await step.undo();
+    expect(fake.fileMap.has('made/d.js')).to.equal(false);
+    expect(fake.fileMap.get('made/users.js')).to.equal('the user\'s');
+    expect(fake.dirs.has('made')).to.equal(true);
   });
 
   it('[UNDO-1] reads, failures, declined calls and a write of the same text hand no step', async () => {

@@ -27,6 +27,8 @@ export interface GoFilesModule {
   write(path: string, contents: string): void | Promise<void>;
   /** Removes a file (never called for a directory, FILE-6). */
   remove(path: string): void | Promise<void>;
+  /** Removes a directory and what is under it; called only for an empty one, by an undo of a write that made it. Omitted: it stays. */
+  removeDirectory?(path: string): void | Promise<void>;
   /**
    * The module of the project shown now, fixed: an agent's change is undone in the project it was
    * made in, even after the user switched to another (UNDO-1). Omitted: this module is used.

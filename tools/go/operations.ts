@@ -46,6 +46,11 @@ function moduleStore(files: GoFilesModule): FileStore {
       return { path };
     },
     locate: async (path) => (files.read(path) === null ? 'missing' : 'file'),
+    // The module's removal takes a directory with all below it: only an empty one is asked for.
+    removeEmptyDirectory: async (path) => {
+      if (!files.removeDirectory || files.list().some((entry) => entry.path.startsWith(`${path}/`))) return;
+      await files.removeDirectory(path);
+    },
   };
 }
 

@@ -94,6 +94,8 @@ export interface NodeRuntimeLike {
       /** True when the runner stopped before the end (too many bytes, a cut tree): nothing is kept then. */
       readonly truncated: boolean;
     }>;
+    /** Removes `path` when it is an empty directory; leaves it (ok) otherwise (an undo's cleanup of the parents a write made). */
+    removeEmptyDirectory?(path: string): Promise<NodeChangeResult>;
     /** The version tokens of `paths` now (null: no file), as `snapshot` has them (UNDO-2). */
     versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
   };

@@ -89,6 +89,7 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
     write: async (path, contents) => changed(await rt.files.write(path, contents), path),
     remove: async (path) => changed(await rt.files.remove(path), path),
     ...(rt.files.versions ? { versions: rt.files.versions.bind(rt.files) } : {}),
+    ...(rt.files.removeEmptyDirectory ? { removeEmptyDirectory: async (path: string) => void (await rt.files.removeEmptyDirectory!(path)) } : {}),
     // The tree may lag behind the disk, or not enter an excluded directory: ask the runner.
     locate: async (path) => {
       const read = await rt.files.read(path);

@@ -368,6 +368,8 @@ export class NodeRuntime {
     snapshot(options: { readonly contents: boolean }): Promise<NodeSnapshot>;
     /** The version token of each path's kept file now, null where none is (UNDO-2). */
     versions(paths: readonly string[]): Promise<readonly (string | null)[]>;
+    /** Removes `path` when it is an empty directory (`removed`), leaves it otherwise: an undo's cleanup. */
+    removeEmptyDirectory(path: string): Promise<{ readonly ok: true; readonly removed: boolean } | { readonly ok: false; readonly code: 'invalid_path'; readonly message: string }>;
   };
 
   /** Processes started through this instance. */
@@ -428,6 +430,11 @@ export class NodeRuntime {
         const result = await this.call<({ ok: true } & NodeSnapshot) | { ok: false; code: string; message: string }>('snapshot', { contents });
         if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
         return { files: result.files, truncated: result.truncated };
+      },
+      removeEmptyDirectory: async (path) => {
+        const result = await this.call<{ ok: true; removed: boolean } | { ok: false; code: 'invalid_path'; message: string }>('rmdir', { path });
+        if (result.ok && result.removed) await this.refreshQuietly();
+        return result;
       },
       versions: async (paths) => {
         const result = await this.call<{ ok: true; versions: (string | null)[] } | { ok: false; code: string; message: string }>('versions', { paths: [...paths] });

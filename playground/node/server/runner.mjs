@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_COMMANDS, OUTPUT_LIMIT, createProcessManager } from './processes.mjs';
 import {
-  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, readTextFile, removeFile, snapshotKept, writeTextFile,
+  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, readTextFile, removeEmptyDirectory, removeFile, snapshotKept, writeTextFile,
 } from './workspace.mjs';
 
 /** The path prefix of every runner endpoint. */
@@ -163,6 +163,9 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     async remove(body) {
       await removeFile(workspace, requireString(body, 'path'));
       return { ok: true };
+    },
+    async rmdir(body) {
+      return { ok: true, removed: await removeEmptyDirectory(workspace, requireString(body, 'path')) };
     },
     // The kept files, for the page's undo of a command (UNDO-1): the page keeps them, not this server.
     async snapshot(body) {

@@ -4,7 +4,7 @@
 // lead outside (dangling or not, or swapped in while the operation runs) are refused (BOX-4).
 import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, sep } from 'node:path';
 
@@ -392,6 +392,34 @@ export async function removeFile(workspace, path) {
       if (error.code === 'ENOENT') throw new WorkspaceError('not_found', `no such file: ${path}`);
       throw error;
     }
+  } finally {
+    await closeQuietly(dir);
+  }
+}
+
+/**
+ * Removes `path` when it is an empty directory (never through a link); true when it did. A
+ * directory with anything in it, a file or nothing at `path` is left as it is (false). The node
+ * page's undo of a write takes away the parents that write created (UNDO-1).
+ * @returns {Promise<boolean>}
+ */
+export async function removeEmptyDirectory(workspace, path) {
+  let opened;
+  try {
+    opened = await openParent(workspace, path, { followLast: false, parentFileCode: 'not_found' });
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.code === 'not_found') return false;
+    throw error;
+  }
+  const { dir, name } = opened;
+  try {
+    const info = await lstat(at(dir, name)).catch(() => null);
+    if (!info?.isDirectory()) return false;
+    await rmdir(at(dir, name));
+    return true;
+  } catch (error) {
+    if (['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].includes(error.code)) return false;
+    throw error;
   } finally {
     await closeQuietly(dir);
   }
