@@ -22,6 +22,11 @@ export interface ConfirmationRequest {
   readonly arrivedAt: number;
   /** `waiting` until approved; `running` while the approved operation executes (CONF-4). */
   readonly status: 'waiting' | 'running';
+  /**
+   * `user` when the user asked for it (the log's 「元に戻す」, UNDO-2) rather than an agent's call:
+   * the dialog then says so and offers no 「今後尋ねない」. Absent for a call.
+   */
+  readonly by?: 'user';
 }
 
 /** The queue's state: the request the dialog shows, and those behind it. */
@@ -45,6 +50,8 @@ export interface ConfirmationRequestInit {
   arrivedAt?: number;
   /** The call's cancellation signal: aborting it drops the request and answers null (NAT-2). */
   signal?: AbortSignal;
+  /** `user` for the user's own undo (see {@link ConfirmationRequest.by}). */
+  by?: 'user';
 }
 
 /** The page-wide queue. */
@@ -117,11 +124,11 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    request({ tool, name, content, arrivedAt = clock.now(), signal }) {
+    request({ tool, name, content, arrivedAt = clock.now(), signal, by }) {
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
-      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting' };
+      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting', ...(by ? { by } : {}) };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
         const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));
