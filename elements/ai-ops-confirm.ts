@@ -265,13 +265,15 @@ export class AiOpsConfirm extends AiOpsPanel {
     const { text } = this;
     const { content } = request;
     const running = request.status === 'running';
+    // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
+    const byUser = request.by === 'user';
     return html`
       <div class="panel">
         <h2 id="title" part="title" tabindex="-1">${content.title}</h2>
         <div class="body" part="body">
-          <p>${fillString(text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
+          <p>${fillString(byUser ? text.confirmUndoBy : text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
           <p>${content.summary}</p>
-          <p>${content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
+          <p>${byUser ? text.confirmUndoFinal : content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
           ${this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
           ${content.detail === undefined ? nothing : html`
             <details part="detail">
@@ -279,9 +281,9 @@ export class AiOpsConfirm extends AiOpsPanel {
               <pre tabindex="0">${content.detail}</pre>
             </details>`}
         </div>
-        <label class="skip" part="skip">
+        ${byUser ? nothing : html`<label class="skip" part="skip">
           <input type="checkbox" part="checkbox" ?disabled=${running} />${text.confirmSkipFuture}
-        </label>
+        </label>`}
         <div class="actions" part="actions">
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
             @click=${this.onCancelClick}>${text.confirmCancel}</button>
