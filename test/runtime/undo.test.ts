@@ -147,6 +147,32 @@ describe('undo (UNDO-1..UNDO-4)', () => {
     expect(other.undo).to.equal('available');
   });
 
+  it('[UNDO-2] a later change whose before-state was dropped is listed too; a change logged while the dialog was up asks again', async () => {
+    const { aiOps, session, notes } = await setup({ undoBudgetBytes: 100 });
+    notes.set('a', 'v0');
+    await session.call('notes_write', { path: 'a', text: 'x'.repeat(200) });
+    await session.call('notes_write', { path: 'a', text: 'v2' }); // its before-state (200 characters) is over the budget
+    const [first, second] = entries(aiOps);
+    expect([first.undo, row(aiOps, 1).undo]).to.deep.equal(['available', 'dropped']);
+    const pending = aiOps.undo(first.id);
+    await flush();
+    const asked = aiOps.confirmations.getState().current!;
+    expect(asked.content.summary).to.contain('notes_write');
+    // An agent's change of the same note arrives while the user reads the dialog.
+    await session.call('notes_write', { path: 'a', text: 'v3' });
+    aiOps.confirmations.approve(asked.id);
+    await flush();
+    const again = aiOps.confirmations.getState().current!;
+    expect(again.id).to.not.equal(asked.id);
+    expect(again.content.summary.match(/notes_write/g)).to.have.length(2);
+    aiOps.confirmations.approve(again.id);
+    const third = row(aiOps, 2);
+    expect(await pending).to.deep.equal({ status: 'undone', undone: [third.id, first.id] });
+    expect(notes.get('a')).to.equal('v0');
+    expect(entries(aiOps).slice(0, 3).map((e) => e.undo)).to.deep.equal(['undone', 'dropped', 'undone']);
+    expect(second.id).to.equal(row(aiOps, 1).id);
+  });
+
   it('[UNDO-2] the user\'s own edit since the call (changedSince) asks first too', async () => {
     const { aiOps, session, notes, edit } = await setup();
     notes.set('a', 'v0');
