@@ -327,8 +327,13 @@ export class AiOpsLog extends AiOpsPanel {
     this.announcedId = last.id;
     const collapsed = this.mode === 'panel' && !this.open && this.isVisible;
     this.announcement = collapsed
-      ? { id: last.id, text: fillString(this.text.logAnnouncement, { name: last.name, status: badgeText(last.status, this.text) }).join('') }
+      ? { id: last.id, text: fillString(this.text.logAnnouncement, { name: this.rowName(last), status: badgeText(last.status, this.text) }).join('') }
       : null;
+  }
+
+  /** A row's operation, with the mark of the user's own undo (UNDO-3), as the live region says it. */
+  private rowName(entry: LogEntry): string {
+    return entry.by === 'user' ? `${entry.name} (${this.text.logByUser})` : entry.name;
   }
 
   /**

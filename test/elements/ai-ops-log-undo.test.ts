@@ -175,6 +175,18 @@ describe('<ai-ops-log> undo and record', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('[UNDO-3] collapsed, the live region says the undo is the user\'s own', async () => {
+    const aiOps = createTestRuntime();
+    const { definitions } = notesTool();
+    const session = aiOps.provideOperations('notes', definitions);
+    await turnOn(session);
+    const el = await fixture<AiOpsLog>(html`<ai-ops-log .aiOps=${aiOps}></ai-ops-log>`);
+    await session.call('notes_write', { path: 'a', text: 'one' });
+    await until(() => textOf(part(el.shadowRoot!, 'announcer')) === 'notes_write: 成功', 'the call said');
+    await aiOps.undo(aiOps.log.getState().entries[0].id);
+    await until(() => textOf(part(el.shadowRoot!, 'announcer')) === 'notes_write (あなたが元に戻した): 成功', 'the undo said');
+  });
+
   it('[AUDIT-1] 「記録を保存」 downloads the rows as JSON Lines on the user\'s click only; the URL is revoked after', async () => {
     const { aiOps, session, el } = await setup();
     await session.call('notes_write', { path: 'a', text: 'one' });
