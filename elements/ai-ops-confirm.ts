@@ -9,7 +9,19 @@ import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
 import { PointerGuardController } from './pointer-guard.js';
 import { StoreController } from './store-controller.js';
-import { fillString } from './strings.js';
+import { formatTime } from './format.js';
+import { fillString, type AiOpsStrings } from './strings.js';
+
+/** The title and summary of the user's own undo, in the element's strings (UNDO-2). */
+function undoContent(request: ConfirmationRequest, text: AiOpsStrings): { title: string; summary: string } {
+  const { later, edited } = request.undo!;
+  const changes = later.map((row) => fillString(text.confirmUndoLaterRow, { name: row.name, time: formatTime(row.time) }).join(''));
+  if (edited) changes.push(text.confirmUndoEdited);
+  return {
+    title: fillString(text.confirmUndoTitle, { name: request.name }).join(''),
+    summary: fillString(text.confirmUndoLater, { changes: changes.join(text.confirmUndoSeparator) }).join(''),
+  };
+}
 
 /**
  * How long the action button ignores pointer input after a dialog appears (SAFE-7), as browsers'
@@ -267,12 +279,13 @@ export class AiOpsConfirm extends AiOpsPanel {
     const running = request.status === 'running';
     // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
     const byUser = request.by === 'user';
+    const { title, summary } = byUser && request.undo ? undoContent(request, text) : content;
     return html`
       <div class="panel">
-        <h2 id="title" part="title" tabindex="-1">${content.title}</h2>
+        <h2 id="title" part="title" tabindex="-1">${title}</h2>
         <div class="body" part="body">
           <p>${fillString(byUser ? text.confirmUndoBy : text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
-          <p>${content.summary}</p>
+          <p>${summary}</p>
           <p>${byUser ? text.confirmUndoFinal : content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
           ${this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
           ${content.detail === undefined ? nothing : html`

@@ -51,6 +51,16 @@ export interface AiOpsStrings {
   confirmUndoBy: string;
   /** Said in that dialog: the undo itself is not undone again (UNDO-2). */
   confirmUndoFinal: string;
+  /** That dialog's title; `{name}` is the operation being undone. */
+  confirmUndoTitle: string;
+  /** That dialog's list of what goes too; `{changes}` is the list. */
+  confirmUndoLater: string;
+  /** One later row in that list; `{name}` its operation, `{time}` its time. */
+  confirmUndoLaterRow: string;
+  /** In that list: the target changed outside the log (the user's own edit). */
+  confirmUndoEdited: string;
+  /** Between the items of that list. */
+  confirmUndoSeparator: string;
   /** The log panel's title (LOG-1). */
   logTitle: string;
   /** Accessible name of the rows (`role="log"`). */
@@ -118,6 +128,11 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmRunning: '実行中…',
   confirmUndoBy: '記録の「元に戻す」で、操作 {name} による変更を元に戻します。',
   confirmUndoFinal: '元に戻したあと、その変更をやり直すことはできません。',
+  confirmUndoTitle: '{name} を元に戻す',
+  confirmUndoLater: 'あとの変更も元に戻ります: {changes}',
+  confirmUndoLaterRow: '{name} ({time})',
+  confirmUndoEdited: '記録にない変更 (ページでの編集)',
+  confirmUndoSeparator: '、',
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',

@@ -59,7 +59,8 @@ export interface UndoKeeperDeps {
   clock: Clock;
   /**
    * The dialog's title and summary when later changes go too; default {@link describeLaterChanges}
-   * (Japanese, as the tools' own dialog texts are). `edited`: a target changed outside the log.
+   * (Japanese). `<ai-ops-confirm>` words them from its strings instead (the request's `undo`);
+   * this content is for other dialogs. `edited`: a target changed outside the log.
    */
   describe?: (entry: LogEntry, later: readonly LogEntry[], edited: boolean) => ConfirmationContent;
   /** Default {@link UNDO_BUDGET_BYTES}. */
@@ -202,7 +203,10 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
       let done: (() => void) | null = null;
       if ((later.length || edited) && shown !== key) {
         const laterEntries = later.map(entryOf).filter((e): e is LogEntry => !!e);
-        const answer = await queue.request({ tool: entry.tool, name: entry.name, content: describe(entry, laterEntries, edited), by: 'user' });
+        const answer = await queue.request({
+          tool: entry.tool, name: entry.name, content: describe(entry, laterEntries, edited), by: 'user',
+          undo: { later: laterEntries.map((e) => ({ name: e.name, time: e.time })), edited },
+        });
         if (!answer) return { status: 'declined' };
         shown = key;
         done = answer.done;

@@ -6,6 +6,8 @@ import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
+import { formatTime } from '../../elements/format.js';
+import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { centerOf, cleanupRuntimes, createTestRuntime, textOf, turnOn, until } from './helpers.js';
@@ -159,6 +161,24 @@ describe('<ai-ops-log> undo and record', () => {
     expect(rows(el).map((r) => [r.dataset.undo ?? null, r.dataset.by])).to.deep.equal([
       ['undone', 'agent'], ['undone', 'agent'], [null, 'user'], [null, 'user'],
     ]);
+  });
+
+  it('[UNDO-2] the dialog words the user\'s undo in its own strings (English here), the user\'s edit included', async () => {
+    const { aiOps, session, dialog } = await setup();
+    dialog.strings = aiOpsStringsEn;
+    await session.call('notes_write', { path: 'a', text: 'v1' });
+    await session.call('notes_write', { path: 'a', text: 'v2' });
+    const [first, second] = aiOps.log.getState().entries;
+    const pending = aiOps.undo(first.id);
+    const root = dialog.shadowRoot!;
+    await until(() => root.querySelector('dialog')!.open, 'the dialog');
+    await dialog.updateComplete;
+    expect(textOf(root.querySelector('h2'))).to.equal('Undo notes_write');
+    expect(textOf(root.querySelector('[part~="body"]'))).to.contain(`The later changes go too: notes_write (${formatTime(second.time)})`);
+    expect(textOf(root.querySelector('[part~="body"]'))).to.contain('Undo from the log takes back what the operation notes_write changed.');
+    expect(textOf(root.querySelector('[part~="action-button"]'))).to.equal('元に戻す');
+    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    expect((await pending).status).to.equal('declined');
   });
 
   it('[UNDO-4] a row whose before-state the budget dropped says it can no longer be undone', async () => {
