@@ -193,6 +193,8 @@ test('[UNDO-2] after the agent\'s write the user saves an edit: 元に戻す fir
   const dialog = confirmDialog(nodePage);
   await (await undoButton(row)).click();
   await dialog.getByRole('button', { name: 'やめる' }).waitFor({ timeout: 10_000 });
+  // The page's saved edit is what goes too: the step's changedSince() saw it (no later row does).
+  assert.match(await dialog.locator('[part="body"]').textContent(), /記録にない変更/);
   await dialog.getByRole('button', { name: 'やめる' }).click();
   assert.equal(await agentRead('node', 'undo-edited.js'), saved);
   assert.equal(await row.getAttribute('data-undo'), 'available');
