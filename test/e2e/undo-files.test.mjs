@@ -39,21 +39,25 @@ async function agentRead(tool, path) {
 /** The bytes on the runner's disk, or null when no file is there. */
 const onDisk = async (path) => (existsSync(join(demo.workspace, path)) ? readFile(join(demo.workspace, path)) : null);
 
-/** The log row of the newest call, as an element found by its id (rows after it do not move it). */
-async function newestRow(page, tool, name) {
+/**
+ * The log row of the newest agent's call of `name` (with `available`: of those that can be undone),
+ * found by its id, so rows logged after it do not move it. The log renders a moment after the call
+ * answered: this waits for the row.
+ */
+async function newestRow(page, tool, name, { available = true } = {}) {
   await page.bringToFront();
   await showLog(page, tool);
-  const rows = logRows(page, tool);
-  await waitFor(async () => (await rows.count()) > 0, 10_000, `a row in the ${tool} log`);
-  const id = await rows.last().getAttribute('data-id');
-  const row = page.locator(`ai-ops-log[tool="${tool}"] [part="row"][data-id="${id}"]`);
-  assert.equal((await row.locator('[part="name"]').textContent()).trim(), name);
-  return row;
+  const id = await waitFor(() => logRows(page, tool).evaluateAll((all, [n, mustUndo]) => {
+    const mine = all.filter((row) => row.querySelector('[part="name"]')?.textContent.trim() === n && row.dataset.by !== 'user' &&
+      (!mustUndo || row.dataset.undo === 'available'));
+    return mine.length ? mine[mine.length - 1].dataset.id : null;
+  }, [name, available]), 10_000, `a ${name} row in the ${tool} log`);
+  return page.locator(`ai-ops-log[tool="${tool}"] [part="row"][data-id="${id}"]`);
 }
 
-/** The row's 「元に戻す」 button, the row opened when the button sits in its body. */
+/** The row's 「元に戻す」 button (the row says `available`). */
 async function undoButton(row) {
-  await waitFor(async () => (await row.getAttribute('data-undo')) === 'available', 10_000, 'data-undo="available" on the row');
+  assert.equal(await row.getAttribute('data-undo'), 'available');
   const button = row.getByRole('button', { name: /^元に戻す/ });
   if (!(await button.isVisible())) await row.locator('[part="row-summary"]').click();
   return button;
@@ -101,7 +105,9 @@ before(async () => {
   await goPage.locator('#file-tree [role="treeitem"]').first().waitFor({ timeout: 30_000 });
   await clickSwitch(goPage, 'go');
   const expected = [...OPERATIONS.node, ...OPERATIONS.go].sort();
-  await waitFor(async () => JSON.stringify(await relayedNames(relay.client)) === JSON.stringify(expected), 30_000, 'the node and go operations through the relay');
+  let listed = [];
+  await waitFor(async () => JSON.stringify((listed = await relayedNames(relay.client))) === JSON.stringify(expected), 30_000, 'the node and go operations through the relay')
+    .catch((error) => { throw new Error(`${error.message}; listed: ${listed.join(', ')}`); });
   // The runtime boots at page load: the first calls may answer not_ready.
   await waitFor(async () => (await callRelay(relay.client, 'node_list_files', {})).env?.ok === true, 30_000, 'the Node runtime');
 });
@@ -167,9 +173,12 @@ test('[UNDO-1] node_run_command: 元に戻す restores every kept file it create
 });
 
 test('[UNDO-1] node_run_command that changed no kept file has no 元に戻す', async () => {
+  await showLog(nodePage, 'node');
+  const before = await logRows(nodePage, 'node').count();
   const env = await agent('node_run_command', { command: 'node', args: ['-e', 'console.log("read only")'] });
   assert.equal(env.exitCode, 0);
-  const row = await newestRow(nodePage, 'node', 'node_run_command');
+  await waitFor(async () => (await logRows(nodePage, 'node').count()) > before, 10_000, 'the command\'s row');
+  const row = await newestRow(nodePage, 'node', 'node_run_command', { available: false });
   assert.equal(await row.getAttribute('data-undo'), null);
   assert.equal(await row.getByRole('button', { name: /^元に戻す/ }).count(), 0);
 });
@@ -228,7 +237,7 @@ test('[UNDO-1] [UNDO-5] go_delete_file: the dialog says 「元に戻す」で戻
   assert.equal(await agentRead('go', 'undo/doomed.go'), GO_TEXT);
 });
 
-test('[UNDO-4] the before-states live in the pages\' memory only: no localStorage value holds them, the node page has no IndexedDB, the go page only its project', async () => {
+test('[UNDO-4] the before-states live in the pages\' memory only: no localStorage value holds them, and the one IndexedDB is the go page\'s project, holding the files as they are', async () => {
   // A before-state still kept: the agent's change is not undone.
   await agent('node_write_file', { path: 'undo/kept.js', contents: `${TRICKY}kept before\n` });
   await agent('node_write_file', { path: 'undo/kept.js', contents: 'after\n' });
@@ -238,12 +247,12 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
     values: Object.keys(localStorage).map((key) => localStorage.getItem(key)),
     databases: (await indexedDB.databases()).map((db) => db.name).sort(),
   }));
-  const node = await stored(nodePage);
-  assert.ok(!node.values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
-  assert.deepEqual(node.databases, []);
-  const go = await stored(goPage);
-  assert.ok(!go.values.some((value) => value.includes('kept before')));
-  assert.deepEqual(go.databases, ['ai-ops-go']);
+  // Both pages are of one origin: one localStorage, one list of databases, the go page's only.
+  for (const page of [nodePage, goPage]) {
+    const { values, databases } = await stored(page);
+    assert.ok(!values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
+    assert.deepEqual(databases, ['ai-ops-go']);
+  }
   const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-go');
     open.onerror = () => reject(open.error);
