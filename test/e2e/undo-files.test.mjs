@@ -23,16 +23,29 @@ const GO_TEXT = 'package main\n\n// 日本語 \u{1F600}\t\n\nfunc main() {}\n';
 
 let demo, relay, browser, nodePage, goPage;
 
+/** The page and log of an operation's tool. */
+const toolOf = (name) => (name.startsWith('node_') ? { page: nodePage, tool: 'node' } : { page: goPage, tool: 'go' });
+
+/** Calls through the relay like an agent; answers once the call's row shows in the page's log. */
+async function relayed(name, args) {
+  const { page, tool } = toolOf(name);
+  const before = await logRows(page, tool).count();
+  const answer = await callRelay(relay.client, name, args);
+  // The log renders a moment after the answer: wait, so the newest row is this call's.
+  await waitFor(async () => (await logRows(page, tool).count()) > before, 10_000, `the row of ${name}`);
+  return answer;
+}
+
 /** Calls through the relay like an agent and asserts an ok envelope. */
 async function agent(name, args) {
-  const { isError, env, result } = await callRelay(relay.client, name, args);
+  const { isError, env, result } = await relayed(name, args);
   assert.equal(isError, false, `${name}: ${JSON.stringify(result)}`);
   return env;
 }
 
 /** A file's text as the agent reads it, or the failure code (`not_found`). */
 async function agentRead(tool, path) {
-  const { env } = await callRelay(relay.client, `${tool}_read_file`, { path });
+  const { env } = await relayed(`${tool}_read_file`, { path });
   return env.ok ? env.contents : env.error.code;
 }
 
@@ -81,7 +94,7 @@ async function userUndoes(page, tool, name) {
 
 /** Runs a confirmed call: the dialog says the change can be undone (UNDO-5), a real click approves. */
 async function confirmedByUser(page, name, args, title) {
-  const pending = callRelay(relay.client, name, args);
+  const answered = relayed(name, args);
   await page.bringToFront();
   const dialog = confirmDialog(page);
   await dialog.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
@@ -89,7 +102,7 @@ async function confirmedByUser(page, name, args, title) {
   assert.match(body, /この操作は「元に戻す」で戻せます。/);
   assert.doesNotMatch(body, /元に戻せません/);
   await dialog.getByRole('button', { name: '削除する' }).click();
-  const { isError, env, result } = await pending;
+  const { isError, env, result } = await answered;
   assert.equal(isError, false, JSON.stringify(result));
   return env;
 }
@@ -173,11 +186,8 @@ test('[UNDO-1] node_run_command: 元に戻す restores every kept file it create
 });
 
 test('[UNDO-1] node_run_command that changed no kept file has no 元に戻す', async () => {
-  await showLog(nodePage, 'node');
-  const before = await logRows(nodePage, 'node').count();
   const env = await agent('node_run_command', { command: 'node', args: ['-e', 'console.log("read only")'] });
   assert.equal(env.exitCode, 0);
-  await waitFor(async () => (await logRows(nodePage, 'node').count()) > before, 10_000, 'the command\'s row');
   const row = await newestRow(nodePage, 'node', 'node_run_command', { available: false });
   assert.equal(await row.getAttribute('data-undo'), null);
   assert.equal(await row.getByRole('button', { name: /^元に戻す/ }).count(), 0);
