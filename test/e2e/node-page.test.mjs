@@ -284,7 +284,7 @@ test('[SW-8] [LOG-1] with the AI tab selected, switching off shows the terminal 
   assert.equal(await shownPanel(), 'panel-ai');
   assert.equal(await page.locator('ai-ops-log[tool="node"]').evaluate((el) => el.visible), true);
   // Every call so far is a row of the log in the tab.
-  assert.ok((await page.locator('ai-ops-log[tool="node"] [role="log"] > details').count()) > 10);
+  assert.ok((await page.locator('ai-ops-log[tool="node"] [role="log"] > [part="row"]').count()) > 10);
 
   await clickSwitch(page, 'node');
   await waitFor(async () => (await shownPanel()) === 'panel-terminal', 5000, 'the terminal tab');
