@@ -61,17 +61,24 @@ async function interleaved(withUndo, withoutUndo, operation, argsOf, runs) {
 }
 
 /**
- * The user's click on the newest row's 「元に戻す」, timed in the page from the trusted click to the
- * row's `data-undo="undone"`.
+ * `change` (an agent's call), then the user's click on its row's 「元に戻す」, timed in the page from
+ * the trusted click to the row's `data-undo="undone"`.
  */
-async function timedUndo(page, tool) {
+async function timedUndo(page, tool, change) {
   await page.bringToFront();
   await showLog(page, tool);
-  const row = logRows(page, tool).last();
+  const rows = logRows(page, tool);
+  const before = await rows.count();
+  await change();
+  // The log renders a moment after the answer.
+  const deadline = Date.now() + 10_000;
+  while ((await rows.count()) <= before || (await rows.last().getAttribute('data-undo')) !== 'available') {
+    if (Date.now() > deadline) throw new Error(`the newest ${tool} row has no undo: ${await rows.last().getAttribute('data-undo')}`);
+    await page.waitForTimeout(20);
+  }
+  const row = rows.last();
   const id = await row.getAttribute('data-id');
-  if ((await row.getAttribute('data-undo')) !== 'available') throw new Error(`the newest ${tool} row has no undo: ${await row.getAttribute('data-undo')}`);
   const button = row.getByRole('button', { name: /^元に戻す/ });
-  if (!(await button.isVisible())) await row.locator('[part="row-summary"]').click();
   await page.evaluate(([t, rowId]) => {
     const log = document.querySelector(`ai-ops-log[tool="${t}"]`);
     let clicked = null;
@@ -118,12 +125,9 @@ export async function run({ demo, browser }) {
   // The undo's own time: a 1 MB write, then the user's click (the newest row each time).
   const undoTimes = { node: [], go: [], command: [] };
   for (let i = 0; i < UNDOS; i++) {
-    await timedCall(nodeOn, 'node_write_file', { path: 'bench-undo-on.txt', contents: megabyte(100 + i) });
-    undoTimes.node.push(await timedUndo(nodeOn, 'node'));
-    await timedCall(goOn, 'go_write_file', { path: 'bench/undo.go', contents: megabyte(100 + i) });
-    undoTimes.go.push(await timedUndo(goOn, 'go'));
-    await timedCall(nodeOn, 'node_run_command', command(100 + i));
-    undoTimes.command.push(await timedUndo(nodeOn, 'node'));
+    undoTimes.node.push(await timedUndo(nodeOn, 'node', () => timedCall(nodeOn, 'node_write_file', { path: 'bench-undo-on.txt', contents: megabyte(100 + i) })));
+    undoTimes.go.push(await timedUndo(goOn, 'go', () => timedCall(goOn, 'go_write_file', { path: 'bench/undo.go', contents: megabyte(100 + i) })));
+    undoTimes.command.push(await timedUndo(nodeOn, 'node', () => timedCall(nodeOn, 'node_run_command', command(100 + i))));
   }
   for (const [label, times] of [
     ['undo of node_write_file 1 MB (click → undone)', undoTimes.node],
