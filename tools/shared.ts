@@ -89,23 +89,29 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
   };
 }
 
+/** What {@link documentChange} reads of a document tool's adapter. */
+export interface RevisedDocuments {
+  /** The document open in the page: the undo only writes into the document the call changed. */
+  getOpenDocument(): OpenDocument | null;
+  /**
+   * The open document's revision, when the adapter has one: read right after the change, and again
+   * by `changedSince` (UNDO-2). Without it, only logged calls are known to have come later.
+   */
+  getRevision?(): number | string;
+}
+
 /** What {@link documentChange} needs to know about one change to the open document. */
 export interface DocumentChangeOptions {
   /** The tool's name, the first part of the step's target (`slides:document:deck-1`). */
   tool: string;
   /** The document the call changed (its context's `document`). */
   document: OpenDocument;
-  /** The adapter's `getOpenDocument`: the undo only writes into that same document. */
-  getOpenDocument(): OpenDocument | null;
+  /** The tool's adapter. */
+  adapter: RevisedDocuments;
   /** About how many bytes the before-state holds (UNDO-4). */
   bytes: number;
   /** Puts the before-state back into the open document, as a change of the page like any other. */
   restore(): unknown;
-  /**
-   * The adapter's `getRevision`, when it has one: read right after the change, and again by
-   * `changedSince` (UNDO-2). Without it, only logged calls are known to have come later.
-   */
-  getRevision?: (() => number | string) | undefined;
 }
 
 /**
@@ -117,13 +123,13 @@ export interface DocumentChangeOptions {
  * @example
  * const before = adapter.getXml();
  * await adapter.setXml(xml);
- * return documentChange(succeed(), adapter.getXml() !== before, { tool: 'drawio', document, getOpenDocument, bytes: before.length * 2, restore: () => adapter.setXml(before) });
+ * return documentChange(succeed(), adapter.getXml() !== before, { tool: 'drawio', document, adapter, bytes: textBytes(before), restore: () => adapter.setXml(before) });
  */
 export function documentChange(result: OperationResult, changed: boolean, options: DocumentChangeOptions): OperationResult | UndoableResult {
   if (!changed) return result;
-  const { tool, document, getOpenDocument, getRevision } = options;
-  const left = getRevision?.();
-  const isOpen = () => getOpenDocument()?.id === document.id;
+  const { tool, document, adapter } = options;
+  const left = adapter.getRevision?.();
+  const isOpen = () => adapter.getOpenDocument()?.id === document.id;
   const step: UndoStep = {
     targets: [`${tool}:document:${document.id}`],
     bytes: options.bytes,
@@ -134,7 +140,7 @@ export function documentChange(result: OperationResult, changed: boolean, option
       return succeed({ document: { id: document.id, name: document.name } });
     },
     // Another document open: its revision says nothing about this one, and the undo will refuse anyway.
-    ...(getRevision ? { changedSince: () => isOpen() && getRevision() !== left } : {}),
+    ...(left !== undefined ? { changedSince: () => isOpen() && adapter.getRevision?.() !== left } : {}),
   };
   return { result, undo: step };
 }

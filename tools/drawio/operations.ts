@@ -49,10 +49,9 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
     return documentChange(result, adapter.getXml() !== before, {
       tool: 'drawio',
       document,
-      getOpenDocument: () => adapter.getOpenDocument(),
+      adapter,
       bytes: textBytes(before),
       restore: () => adapter.setXml(before),
-      getRevision: adapter.getRevision && (() => adapter.getRevision!()),
     });
   };
 

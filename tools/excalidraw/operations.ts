@@ -134,10 +134,9 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     return documentChange(answer(value), changed, {
       tool: 'excalidraw',
       document,
-      getOpenDocument: () => adapter.getOpenDocument(),
+      adapter,
       bytes: textBytes(scene),
       restore: () => adapter.restoreScene!(scene),
-      getRevision: adapter.getRevision && (() => adapter.getRevision!()),
     });
   };
 

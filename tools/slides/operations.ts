@@ -52,14 +52,13 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     return documentChange(await result(), changed, {
       tool: 'slides',
       document,
-      getOpenDocument: () => adapter.getOpenDocument(),
+      adapter,
       bytes: textBytes(markdown, theme),
       // The theme may live in the Markdown (Marp's directive): set it only if the text did not bring it back.
       restore: async () => {
         await adapter.setMarkdown(markdown);
         if (adapter.getTheme() !== theme) await adapter.setTheme(theme);
       },
-      getRevision: adapter.getRevision && (() => adapter.getRevision!()),
     });
   };
 
