@@ -10,7 +10,9 @@ import type { UndoStep } from '../../src/undo-step.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';
 import { createDrawioOperations } from '../../tools/drawio/operations.js';
-import { FakeDrawioPage, FakeExcalidrawPage, FakeSlidesPage } from '../helpers/tools-fakes.js';
+import { BLANK_DIAGRAM, FakeDrawioPage, FakeExcalidrawPage, FakeSlidesPage } from '../helpers/tools-fakes.js';
+import { createDocumentState } from '../../playground/shared/document-state.js';
+import { openDocumentStore, type SavedDocument } from '../../playground/shared/documents.js';
 
 /** What one call produced, the undo step included. */
 interface Outcome {
@@ -313,5 +315,56 @@ describe('tools: the undo steps of the document operations', () => {
       expect(await undo!.changedSince!()).to.equal(false);
       expect(((await undo!.undo()) as { error?: { code: string } }).error?.code).to.equal('not_ready');
     });
+  });
+});
+
+describe('playground: the document pages\' revision and undo through their real state', () => {
+  let n = 0;
+  const freshDatabase = () => `ai-ops-test-undo-${Date.now()}-${++n}`;
+  const state = (storeName = freshDatabase()) => createDocumentState({
+    storeName,
+    field: 'xml',
+    idPrefix: 'diagram',
+    welcome: { name: 'ようこそ', text: BLANK_DIAGRAM },
+    blank: () => '<mxGraphModel><root/></mxGraphModel>',
+  });
+
+  it('[UNDO-2] the revision grows with each change of the open document, not with the same text, and stays while another one changes', async () => {
+    const diagrams = state();
+    await diagrams.open('welcome');
+    expect(diagrams.revision).to.equal(0);
+    await diagrams.setText(BLANK_DIAGRAM, 'agent');
+    expect(diagrams.revision).to.equal(0);
+    await diagrams.setText('<mxGraphModel><root><mxCell id="0"/></root></mxGraphModel>', 'agent');
+    await diagrams.setText('<mxGraphModel><root/></mxGraphModel>', 'typing');
+    expect(diagrams.revision).to.equal(2);
+    await diagrams.open('other');
+    expect(diagrams.revision).to.equal(0);
+    await diagrams.setText('<mxGraphModel><root><mxCell id="9"/></root></mxGraphModel>', 'user');
+    await diagrams.open('welcome');
+    expect(diagrams.revision).to.equal(2);
+  });
+
+  it('[UNDO-1] drawio_write on the page\'s real state, undone: the open text and the record saved in IndexedDB are the ones before, byte for byte', async () => {
+    const name = freshDatabase();
+    const diagrams = state(name);
+    await diagrams.open('welcome');
+    const adapter = {
+      getOpenDocument: diagrams.openDocument,
+      getXml: () => diagrams.document?.xml ?? '',
+      setXml: (xml: string) => diagrams.setText(xml, 'agent'),
+      getRevision: () => diagrams.revision,
+    };
+    const call = caller(createDrawioOperations(adapter));
+    const records = openDocumentStore<SavedDocument & { xml: string }>(name);
+    const { undo } = await call('drawio_write', { xml: '<mxGraphModel><root><mxCell id="0"/></root></mxGraphModel>' });
+    expect((await records.get('welcome'))?.xml).to.equal('<mxGraphModel><root><mxCell id="0"/></root></mxGraphModel>');
+    expect(await undo!.changedSince!()).to.equal(false);
+    expect(((await undo!.undo()) as { ok: boolean }).ok).to.equal(true);
+    expect(diagrams.document!.xml).to.equal(BLANK_DIAGRAM);
+    expect((await records.get('welcome'))?.xml).to.equal(BLANK_DIAGRAM);
+    // The undo is a change of the page like any other: its own 「元に戻す」 can take it back.
+    expect(diagrams.canUndo).to.equal(true);
+    expect(await undo!.changedSince!()).to.equal(true);
   });
 });
