@@ -33,7 +33,13 @@ before(async () => {
   for (const tool of TOOLS) pages[tool] = await openToolPage(browser.context, demo.origin, tool);
   for (const tool of TOOLS) await clickSwitch(pages[tool], tool);
   const all = TOOLS.flatMap((tool) => OPERATIONS[tool]).sort();
-  await waitFor(async () => JSON.stringify(await relayedNames(relay.client)) === JSON.stringify(all), 60_000, 'the 10 document operations through the relay');
+  let listed = [];
+  await waitFor(async () => {
+    listed = await relayedNames(relay.client);
+    return all.every((name) => listed.includes(name));
+  }, 60_000, 'the 10 document operations through the relay').catch((error) => {
+    throw new Error(`${error.message}; listed: ${listed.join(', ')}`);
+  });
 });
 
 after(async () => {
