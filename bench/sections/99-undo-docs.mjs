@@ -109,7 +109,8 @@ async function benchSlides(rounds, count) {
   });
   const inputs = (n) => ({ markdown: texts[n % 2] });
   const cost = await compare(ops.get('slides_write'), old, inputs, rounds);
-  const undo = await undos(ops.get('slides_write'), inputs, () => slides.document.markdown, count);
+  // Each undo's change differs from whatever the deck holds, so each hands a step.
+  const undo = await undos(ops.get('slides_write'), (n) => ({ markdown: texts[0] + '\\n<!-- ' + n + ' -->\\n' }), () => slides.document.markdown, count);
   return { what: 'slides_write, ' + Math.round(texts[0].length / 1024) + ' K chars', ...cost, undo };
 }
 
@@ -129,7 +130,7 @@ async function benchDrawio(rounds, count) {
   });
   const inputs = (n) => ({ xml: texts[n % 2] });
   const cost = await compare(ops.get('drawio_write'), old, inputs, rounds);
-  const undo = await undos(ops.get('drawio_write'), inputs, () => drawio.document.xml, count);
+  const undo = await undos(ops.get('drawio_write'), (n) => ({ xml: diagram('<mxCell id="u' + n + '" vertex="1" parent="1"/>') }), () => drawio.document.xml, count);
   return { what: 'drawio_write, ' + Math.round(texts[0].length / 1024) + ' K chars', ...cost, undo };
 }
 
