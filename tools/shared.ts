@@ -1,13 +1,14 @@
 /**
  * Pieces the six definitions modules share and `src/` does not hold: the open-document guard of
  * slides/excalidraw/drawio (DOC-1), the empty and one-text input schemas, the relay-wait sentence of
- * the long-running descriptions (DEF-3), JSON-safe values. Stateless: nothing here remembers a tool
+ * the long-running descriptions (DEF-3), the undo step of a document change (UNDO-1), JSON-safe values. Stateless: nothing here remembers a tool
  * or a call; what one call found travels in its context (`prepare` → `execute`).
  * @module
  */
 import type { PrepareContext } from '../src/definition.js';
 import { textSchema } from '../src/limits.js';
-import { ErrorCode, fail, isFailure, type OperationFailure } from '../src/result.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationResult } from '../src/result.js';
+import type { UndoableResult, UndoStep } from '../src/undo-step.js';
 
 /** The input schema of an operation that takes nothing (IN-3): `{}` and nothing else. */
 export const emptyInputSchema = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -86,6 +87,67 @@ export function createDocumentGuard(getOpenDocument: () => OpenDocument | null, 
     }
     return { document: { id: open.id, name: open.name } };
   };
+}
+
+/** What {@link documentChange} reads of a document tool's adapter. */
+export interface RevisedDocuments {
+  /** The document open in the page: the undo only writes into the document the call changed. */
+  getOpenDocument(): OpenDocument | null;
+  /**
+   * The open document's revision, when the adapter has one: read right after the change, and again
+   * by `changedSince` (UNDO-2). Without it, only logged calls are known to have come later.
+   */
+  getRevision?(): number | string;
+}
+
+/** What {@link documentChange} needs to know about one change to the open document. */
+export interface DocumentChangeOptions {
+  /** The tool's name, the first part of the step's target (`slides:document:deck-1`). */
+  tool: string;
+  /** The document the call changed (its context's `document`). */
+  document: OpenDocument;
+  /** The tool's adapter. */
+  adapter: RevisedDocuments;
+  /** About how many bytes the before-state holds (UNDO-4). */
+  bytes: number;
+  /** Puts the before-state back into the open document, as a change of the page like any other. */
+  restore(): unknown;
+}
+
+/**
+ * The operation's answer with the undo step of a change to the open document (UNDO-1): the
+ * envelope alone when the call changed nothing (`changed` false), else `{ result, undo }`. The step
+ * puts back the document as it was, and only while that same document is open: with another one
+ * open it answers `not_ready` and changes nothing. Call it right after the change, so the revision
+ * it keeps is the one the call left.
+ * @example
+ * const before = adapter.getXml();
+ * await adapter.setXml(xml);
+ * return documentChange(succeed(), adapter.getXml() !== before, { tool: 'drawio', document, adapter, bytes: textBytes(before), restore: () => adapter.setXml(before) });
+ */
+export function documentChange(result: OperationResult, changed: boolean, options: DocumentChangeOptions): OperationResult | UndoableResult {
+  if (!changed) return result;
+  const { tool, document, adapter } = options;
+  const left = adapter.getRevision?.();
+  const isOpen = () => adapter.getOpenDocument()?.id === document.id;
+  const step: UndoStep = {
+    targets: [`${tool}:document:${document.id}`],
+    bytes: options.bytes,
+    async undo() {
+      // The log outlives a document switch: never put one document's text into another.
+      if (!isOpen()) return fail(ErrorCode.notReady, `「${document.name}」 (${document.id}) is not open in the page; open it to undo this change`);
+      await options.restore();
+      return succeed({ document: { id: document.id, name: document.name } });
+    },
+    // Another document open: its revision says nothing about this one, and the undo will refuse anyway.
+    ...(left !== undefined ? { changedSince: () => isOpen() && adapter.getRevision?.() !== left } : {}),
+  };
+  return { result, undo: step };
+}
+
+/** About how many bytes `text` holds in memory (V8 keeps at most two bytes a UTF-16 unit). */
+export function textBytes(...texts: readonly string[]): number {
+  return texts.reduce((sum, text) => sum + text.length * 2, 0);
 }
 
 /**

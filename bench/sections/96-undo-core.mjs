@@ -40,7 +40,7 @@ export async function run({ demo, browser }) {
     while (session.getState().status !== 'on') await new Promise((r) => setTimeout(r, 10));
     const text = 'x'.repeat(1024);
     // performance.now() is coarsened to 0.1 ms here, so calls are timed in batches, interleaved.
-    const BATCH = 100;
+    const BATCH = 500;
     const BATCHES = 30;
     let n = 0;
     const batch = async (name) => {
@@ -55,21 +55,24 @@ export async function run({ demo, browser }) {
       if (i % 2) { times.plain.push(await batch('bench_set_plain')); times.step.push(await batch('bench_set')); }
       else { times.step.push(await batch('bench_set')); times.plain.push(await batch('bench_set_plain')); }
     }
-    // One undo each of the newest available rows, the log full: its own time, one at a time.
-    const rows = aiOps.log.getState().entries.filter((e) => e.undo === 'available').slice(-60);
+    // The newest available rows (the log is full: 200 rows, LOG-7), undone one at a time; timed in
+    // batches of 20 for the same coarse clock, and the slowest batch's mean reported as the max.
+    const rows = aiOps.log.getState().entries.filter((e) => e.undo === 'available').slice(-100);
     const undos = [];
-    for (const row of rows) {
+    for (let b = 0; b + 20 <= rows.length; b += 20) {
       const start = performance.now();
-      const answer = await aiOps.undo(row.id);
-      undos.push(performance.now() - start);
-      if (answer.status !== 'undone') throw new Error(`undo answered ${JSON.stringify(answer)}`);
+      for (const row of rows.slice(b, b + 20)) {
+        const answer = await aiOps.undo(row.id);
+        if (answer.status !== 'undone') throw new Error(`undo answered ${JSON.stringify(answer)}`);
+      }
+      undos.push((performance.now() - start) / 20);
     }
     session.turnOff();
     const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) * p)]; };
     return {
       n: times.plain.length * BATCH, logRows: aiOps.log.getState().entries.length,
       plain50: pct(times.plain, 0.5), step50: pct(times.step, 0.5), step95: pct(times.step, 0.95),
-      undos: undos.length, undo50: pct(undos, 0.5), undoMax: Math.max(...undos),
+      undos: undos.length * 20, undo50: pct(undos, 0.5), undoMax: Math.max(...undos),
     };
   });
   await page.close();
@@ -79,6 +82,6 @@ export async function run({ demo, browser }) {
     { label: `call without a step, session.call p50 of batch means (n=${stats.n})`, value: ms(stats.plain50) },
     { label: `call with a 1 KB step, p50 / p95 (n=${stats.n})`, value: `${ms(stats.step50)} / ${ms(stats.step95)}` },
     { label: 'added by the keeping at p50 (with − without)', value: `${ms(added)} (${(stats.step50 / stats.plain50).toFixed(2)}x)` },
-    { label: `one undo, no dialog, log of ${stats.logRows} rows: p50 / max (n=${stats.undos})`, value: `${ms(stats.undo50)} / ${ms(stats.undoMax)}`, budget: '≤ 1 s', ok: stats.undoMax <= 1000 },
+    { label: `one undo, no dialog, log of ${stats.logRows} rows: p50 / max of batch means (n=${stats.undos})`, value: `${ms(stats.undo50)} / ${ms(stats.undoMax)}`, budget: '≤ 1 s', ok: stats.undoMax <= 1000 },
   ];
 }

@@ -35,7 +35,8 @@ export const drawioAdapter: DrawioToolAdapter = {
   getOpenDocument: drawio.openDocument,
   getXml: () => drawio.document?.xml ?? '',
   setXml: (xml) => drawio.setText(xml, 'agent'),
-  // The page's 「元に戻す」 restores a diagram an agent replaced or added to, so the dialog says so (CONF-2).
+  getRevision: () => drawio.revision,
+  // The page's 「元に戻す」 restores a diagram an agent replaced or added to, as the log's does (CONF-2).
   undoRestoresAgentChanges: true,
 };
 

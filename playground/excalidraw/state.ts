@@ -311,6 +311,25 @@ function clearScene(): number {
   return count;
 }
 
+/**
+ * The whole scene as text, for the log's 「元に戻す」 (UNDO-1): every element, deleted ones included,
+ * with all its fields (a copy: Excalidraw changes some element objects in place while the user drags).
+ * The app state and the files are not part of it: no operation changes them.
+ */
+function saveScene(): string {
+  return JSON.stringify(requireApi().getSceneElementsIncludingDeleted());
+}
+
+/** Puts back a scene {@link saveScene} returned, as one entry of Excalidraw's own history; saved like any change. */
+function restoreScene(scene: string): void {
+  requireApi().updateScene({ elements: JSON.parse(scene) as ExcalidrawElement[], captureUpdate: CaptureUpdateAction.IMMEDIATELY });
+}
+
+/** The scene's revision: changes with any element's version (each change gives it a new random nonce). */
+function sceneRevision(): number {
+  return api ? hashElementsVersion(api.getSceneElementsIncludingDeleted()) : 0;
+}
+
 /** The adapter `tools/excalidraw` reads on every call (DEF-6). */
 export const excalidrawAdapter: ExcalidrawToolAdapter = {
   getOpenDocument(): OpenDocument | null {
@@ -321,6 +340,9 @@ export const excalidrawAdapter: ExcalidrawToolAdapter = {
   addElements: (elements) => addToScene(elements, 'IMMEDIATELY'),
   updateElement: updateInScene,
   clear: clearScene,
+  saveScene,
+  restoreScene,
+  getRevision: sceneRevision,
   undoRestoresAgentChanges: UNDO_RESTORES_AGENT_CHANGES,
 };
 

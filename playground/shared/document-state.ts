@@ -74,6 +74,8 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
   /** The `open` of `wanted`, in progress or done. */
   let opening: Promise<void> | null = null;
   const history = createUndoHistory();
+  /** Each document's revision in this page's life: how many times its text changed (UNDO-2). */
+  const revisions = new Map<string, number>();
   const listeners = new Set<(change: DocumentChange<K>) => void>();
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -120,6 +122,14 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
     /** The id of the document open or being opened (`?doc=` as accepted), or null before the first `open`. */
     get wantedId(): string | null {
       return wanted;
+    },
+    /**
+     * The open document's revision: a number that grows with every change of its text, whatever
+     * made it (typing, an agent, an undo), and stays while other documents change. The adapters'
+     * `getRevision` (UNDO-2). 0 while nothing is open.
+     */
+    get revision(): number {
+      return current ? revisions.get(current.id) ?? 0 : 0;
     },
     /** Why the document could not be opened or saved, if it could not. */
     get error(): string | null {
@@ -206,6 +216,7 @@ export function createDocumentState<K extends string>(options: DocumentStateOpti
       if (text === current[field]) return;
       history.record(current[field], source);
       (current as Record<K, string>)[field] = text;
+      revisions.set(current.id, (revisions.get(current.id) ?? 0) + 1);
       emit({ source, kind: field });
       if (source === 'typing') saveSoon();
       else await saveNow();

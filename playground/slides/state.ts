@@ -51,8 +51,9 @@ export const slidesAdapter: SlidesToolAdapter = {
   getTheme: deckTheme,
   setTheme: (theme) => setDeckTheme(theme, 'agent'),
   getSlideCount: () => renderDeck(slides.document?.markdown ?? '').slideCount,
-  // The page's 「元に戻す」 (and the editor's Ctrl+Z) restores a deck an agent replaced, so the
-  // dialog says so (CONF-2).
+  // The theme is a directive of the Markdown, so the deck's revision is its text's.
+  getRevision: () => slides.revision,
+  // The page's 「元に戻す」 (and the editor's Ctrl+Z) restores a deck an agent replaced, as the log's does (CONF-2).
   undoRestoresAgentChanges: true,
 };
 

@@ -152,7 +152,7 @@ test('[DRW-1] [CONF-1] [CONF-2] drawio_write asks 「図「ようこそ」の全
   await dialog.getByRole('heading', { name: '図「ようこそ」の全体を置き換える' }).waitFor();
   const body = await dialog.locator('.body').textContent();
   assert.match(body, /drawio_write/);
-  assert.match(body, /「元に戻す」で戻せます/, 'the page\'s 元に戻す restores an agent\'s change, so the dialog says so');
+  assert.match(body, /「元に戻す」で戻せます/, 'the log\'s 元に戻す (and the page\'s own) restores an agent\'s change, so the dialog says so (UNDO-5)');
   await dialog.getByText('渡された内容の全文').click();
   assert.equal(await dialog.locator('details pre').textContent(), xml);
   assert.match(await previewText(page), /足した箱/, 'nothing changed while the dialog is open');

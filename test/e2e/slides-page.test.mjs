@@ -127,7 +127,7 @@ test('[SLI-1] [CONF-1] [CONF-2] slides_write asks 「スライド「ようこそ
   await dialog.getByRole('heading', { name: 'スライド「ようこそ」の全文を置き換える' }).waitFor();
   const body = await dialog.locator('.body').textContent();
   assert.match(body, /slides_write/);
-  assert.match(body, /「元に戻す」で戻せます/, 'the page\'s 元に戻す restores an agent\'s replacement, so the dialog says so');
+  assert.match(body, /「元に戻す」で戻せます/, 'the log\'s 元に戻す (and the page\'s own) restores an agent\'s replacement, so the dialog says so (UNDO-5)');
   await dialog.getByText('渡された内容の全文').click();
   assert.equal(await dialog.locator('details pre').textContent(), markdown);
   // Nothing changed while the dialog is open.

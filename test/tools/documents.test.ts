@@ -306,7 +306,7 @@ describe('tools: the open document (slides, excalidraw, drawio)', () => {
       const { page, call } = drawio();
       const xml = '<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/></root></mxGraphModel>';
       const declined = await call('drawio_write', { xml }, 'decline');
-      expect(declined.confirmations[0]).to.deep.include({ title: '図「業務フロー」の全体を置き換える', actionLabel: '置き換える', detail: xml, undoable: false });
+      expect(declined.confirmations[0]).to.deep.include({ title: '図「業務フロー」の全体を置き換える', actionLabel: '置き換える', detail: xml, undoable: true });
       expect(page.xml).to.equal(BLANK_DIAGRAM);
       const { json } = await call('drawio_write', { xml });
       expect(json).to.equal('{"ok":true}');

@@ -1,10 +1,11 @@
 /**
- * The three draw.io operations (DRW-1, DOC-1, DOC-2). XML is read with the browser's DOMParser.
+ * The three draw.io operations (DRW-1, DOC-1, DOC-2). XML is read with the browser's DOMParser. The
+ * two that change the diagram hand the log an undo step (UNDO-1).
  * @module
  */
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
-import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, emptyInputSchema, extend, textInputSchema } from '../shared.js';
+import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationResult } from '../../src/result.js';
+import { createDocumentGuard, documentChange, emptyInputSchema, extend, textBytes, textInputSchema, type OpenDocument } from '../shared.js';
 import type { DrawioToolAdapter } from './adapter.js';
 import { cellIds, expandFirstPage, modelRoot, parseCells, parseXml } from './xml.js';
 
@@ -37,6 +38,22 @@ function innerCell(cell: Element): Element {
  */
 export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperationDefinition[] {
   const openDiagram = createDocumentGuard(() => adapter.getOpenDocument(), 'diagram');
+
+  /**
+   * Writes `xml` into the open diagram and answers `result` with the undo step that puts back the
+   * XML as it was (UNDO-1), or alone when the XML stayed the same.
+   */
+  const writeDiagram = async (document: OpenDocument, xml: string, result: OperationResult) => {
+    const before = adapter.getXml();
+    await adapter.setXml(xml);
+    return documentChange(result, adapter.getXml() !== before, {
+      tool: 'drawio',
+      document,
+      adapter,
+      bytes: textBytes(before),
+      restore: () => adapter.setXml(before),
+    });
+  };
 
   /** Parses `cells` against the open diagram: the diagram's XML with the cells added, or why not (DRW-1, DRW-2). */
   const addTo = async (cells: string): Promise<{ xml: string; count: number } | OperationFailure> => {
@@ -95,10 +112,7 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
     inputSchema: addCellsSchema,
     // No dialog: the diagram is read and the cells placed here, right before execute writes them.
     prepare: async (input, call) => extend(openDiagram(call), () => addTo(input.cells)),
-    execute: async (_input, { xml, count }) => {
-      await adapter.setXml(xml);
-      return succeed({ count });
-    },
+    execute: async (_input, { document, xml, count }) => writeDiagram(document, xml, succeed({ count })),
   });
 
   const write = defineOperation({
@@ -113,12 +127,10 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
       summary: `図「${name}」の全体を、AI のエージェントが渡した XML(${input.xml.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
       actionLabel: '置き換える',
       detail: input.xml,
-      undoable: adapter.undoRestoresAgentChanges === true,
+      // True: the log's 「元に戻す」 puts the diagram back (UNDO-5).
+      undoable: true,
     }),
-    execute: async (_input, { xml }) => {
-      await adapter.setXml(xml);
-      return succeed();
-    },
+    execute: async (_input, { document, xml }) => writeDiagram(document, xml, succeed()),
   });
 
   return [read, addCells, write];

@@ -3,7 +3,10 @@
  * element model of our own. The page maps it onto Excalidraw's API: `getSceneElements()` (skipping
  * deleted elements; a shape's bound text becomes its `text`; an arrow's `startBinding` /
  * `endBinding` become `from` / `to`), `convertToExcalidrawElements` + `updateScene` for additions
- * (arrows bound with `start: {id}` / `end: {id}`), `updateScene` for changes and for clearing.
+ * (arrows bound with `start: {id}` / `end: {id}`), `updateScene` for changes and for clearing. For
+ * the log's 「元に戻す」 (UNDO-1) the page saves the whole scene before each change (`saveScene`:
+ * e.g. `JSON.stringify(api.getSceneElementsIncludingDeleted())`) and puts it back (`restoreScene`:
+ * `updateScene` with the parsed elements).
  * @module
  */
 import type { OpenDocument } from '../shared.js';
@@ -73,6 +76,26 @@ export interface ExcalidrawToolAdapter {
   updateElement(id: string, patch: ElementPatch): void | Promise<void>;
   /** Deletes every element; resolves to how many were deleted. */
   clear(): number | Promise<number>;
-  /** True when Excalidraw's 「元に戻す」 restores a change an agent made (CONF-2). Default false. */
+  /**
+   * The open drawing as it is now, all that the operations change — every element, deleted ones
+   * included, each with all its fields — as a text {@link restoreScene} puts back exactly. Read
+   * before each change, kept in memory by the log's 「元に戻す」 (UNDO-1). Needs `restoreScene` too;
+   * without both, changes hand no undo step.
+   */
+  saveScene?(): string;
+  /** Puts back a scene {@link saveScene} returned, as one change of the drawing (saved like any other). */
+  restoreScene?(scene: string): void | Promise<void>;
+  /**
+   * The open drawing's revision: a value that changes whenever an element changes, by anyone (with
+   * Excalidraw: `hashElementsVersion(api.getSceneElementsIncludingDeleted())`). The log's
+   * 「元に戻す」 compares it with the one a call left (UNDO-2), and a call that left it as it was
+   * changed nothing. Omitted: only logged calls are known.
+   */
+  getRevision?(): number | string;
+  /**
+   * True when Excalidraw's own 「元に戻す」 restores a change an agent made (CONF-2). Default false.
+   * With `saveScene` and `restoreScene` the dialog says the change can be undone in any case: the
+   * log's 「元に戻す」 puts the drawing back (UNDO-5).
+   */
   readonly undoRestoresAgentChanges?: boolean;
 }

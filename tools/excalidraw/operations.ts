@@ -1,10 +1,11 @@
 /**
- * The four Excalidraw operations (EXC-1..EXC-4, IN-6, DOC-1, DOC-2).
+ * The four Excalidraw operations (EXC-1..EXC-4, IN-6, DOC-1, DOC-2); the three that change the
+ * drawing hand the log an undo step when the page can save and restore its scene (UNDO-1).
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { ErrorCode, fail, succeed, type OperationFailure } from '../../src/result.js';
-import { createDocumentGuard, emptyInputSchema, extend } from '../shared.js';
+import { ErrorCode, fail, succeed, type OperationFailure, type OperationResult } from '../../src/result.js';
+import { createDocumentGuard, documentChange, emptyInputSchema, extend, textBytes, type OpenDocument } from '../shared.js';
 import type { ElementPatch, ElementToAdd, ExcalidrawElementLike, ExcalidrawToolAdapter, NewElementType } from './adapter.js';
 
 /** Elements one `excalidraw_add_elements` call may add (EXC-2). */
@@ -116,6 +117,29 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
   const generateId = options.generateId ?? randomId;
   const openDrawing = createDocumentGuard(() => adapter.getOpenDocument(), 'drawing');
   const prepareOpen = async (_input: unknown, call: PrepareContext) => openDrawing(call);
+  /** The log's 「元に戻す」 can put the drawing back: the page saves and restores its scene (UNDO-1, UNDO-5). */
+  const undoable = typeof adapter.saveScene === 'function' && typeof adapter.restoreScene === 'function';
+
+  /**
+   * Runs `change` on the open drawing and answers its result with the undo step that puts back the
+   * scene saved just before (UNDO-1); alone when the page cannot save scenes, when `changes` says
+   * the call changes nothing, or when the drawing's revision stayed the same.
+   */
+  const changeDrawing = async <T>(document: OpenDocument, change: () => T | Promise<T>, answer: (value: T) => OperationResult, changes = true) => {
+    if (!undoable) return answer(await change());
+    const scene = adapter.saveScene!();
+    const revision = adapter.getRevision?.();
+    const value = await change();
+    const changed = changes && (revision === undefined || adapter.getRevision!() !== revision);
+    return documentChange(answer(value), changed, {
+      tool: 'excalidraw',
+      document,
+      adapter,
+      bytes: textBytes(scene),
+      restore: () => adapter.restoreScene!(scene),
+    });
+  };
+
   /** EXC-5: every id the scene holds — bound text labels and deleted elements too — is taken. */
   const takenIds = () => new Set<string>(adapter.getTakenIds?.() ?? adapter.getElements().map((element) => element.id));
 
@@ -169,9 +193,11 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
       'ページで開いている図に、図形(rectangle、ellipse、diamond)、文字(text)、図形をつなぐ矢印(arrow)を足し、足した要素の id の配列(ids)を返す。1 回に 200 個まで。矢印の from と to に図形の id を渡すとつなぐ。同じ呼び出しで足す図形の id も指せる。id は省くと作る。id が今の図(図形のラベルも含む)か同じ呼び出しの要素と重なると invalid_input、from と to の図形が無いと not_found を返す。',
     inputSchema: addElementsSchema,
     prepare: async (input, call) => extend(openDrawing(call), () => toAdd(input.elements)),
-    execute: async (_input, { elements }) => {
-      await adapter.addElements(elements);
-      return succeed({ ids: elements.map((element) => element.id) });
+    execute: async (_input, { document, elements }) => {
+      const answer = () => succeed({ ids: elements.map((element) => element.id) });
+      // Nothing to add changes nothing: no scene update, no undo step.
+      if (elements.length === 0) return answer();
+      return changeDrawing(document, () => adapter.addElements(elements), answer);
     },
   });
 
@@ -183,13 +209,18 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     prepare: async (input, call) =>
       extend(openDrawing(call), () =>
         adapter.getElements().some((element) => element.id === input.id) ? { id: input.id } : fail(ErrorCode.notFound, `no element with the id ${JSON.stringify(input.id)} in the drawing`)),
-    execute: async (input) => {
+    execute: async (input, { document }) => {
       const patch: { -readonly [K in keyof ElementPatch]: ElementPatch[K] } = {};
+      const current = adapter.getElements().find((element) => element.id === input.id);
+      let differs = false;
       for (const key of ['x', 'y', 'width', 'height', 'strokeColor', 'backgroundColor'] as const) {
-        if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
+        if (input[key] === undefined) continue;
+        Object.assign(patch, { [key]: input[key] });
+        differs ||= current?.[key] !== input[key];
       }
-      await adapter.updateElement(input.id, patch);
-      return succeed({ id: input.id });
+      // The element already has every value given: nothing to change, so no scene update and no undo step.
+      if (!differs) return succeed({ id: input.id });
+      return changeDrawing(document, () => adapter.updateElement(input.id, patch), () => succeed({ id: input.id }));
     },
   });
 
@@ -203,9 +234,10 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
       title: `図「${name}」の全ての要素を削除する`,
       summary: `図「${name}」にある ${adapter.getElements().length} 個の要素を、全て削除します。`,
       actionLabel: '削除する',
-      undoable: adapter.undoRestoresAgentChanges === true,
+      undoable: undoable || adapter.undoRestoresAgentChanges === true,
     }),
-    execute: async () => succeed({ count: await adapter.clear() }),
+    // Clearing an empty drawing changes nothing: no undo step.
+    execute: async (_input, { document }) => changeDrawing(document, () => adapter.clear(), (count) => succeed({ count }), adapter.getElements().length > 0),
   });
 
   return [read, addElements, updateElement, clear];

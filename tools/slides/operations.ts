@@ -1,10 +1,11 @@
 /**
- * The three slides operations (SLI-1, DOC-1, DOC-2, IN-7).
+ * The three slides operations (SLI-1, DOC-1, DOC-2, IN-7); the two that change the deck hand the
+ * log an undo step (UNDO-1).
  * @module
  */
 import { defineOperation, type AnyOperationDefinition, type PrepareContext } from '../../src/definition.js';
-import { succeed } from '../../src/result.js';
-import { createDocumentGuard, emptyInputSchema, textInputSchema } from '../shared.js';
+import { succeed, type OperationResult } from '../../src/result.js';
+import { createDocumentGuard, documentChange, emptyInputSchema, textBytes, textInputSchema, type OpenDocument } from '../shared.js';
 import type { SlidesToolAdapter } from './adapter.js';
 
 /** `slides_write`'s input (IN-3, IN-4). */
@@ -38,6 +39,29 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
   const openDeck = createDocumentGuard(() => adapter.getOpenDocument(), 'slide deck');
   const prepare = async (_input: unknown, call: PrepareContext) => openDeck(call);
 
+  /**
+   * Runs `change` on the open deck and answers `result` with the undo step that puts back its
+   * Markdown and theme as they were (UNDO-1), or alone when nothing changed (the same text, the
+   * same theme).
+   */
+  const changeDeck = async (document: OpenDocument, change: () => unknown, result: () => Promise<OperationResult>) => {
+    const markdown = adapter.getMarkdown();
+    const theme = adapter.getTheme();
+    await change();
+    const changed = adapter.getMarkdown() !== markdown || adapter.getTheme() !== theme;
+    return documentChange(await result(), changed, {
+      tool: 'slides',
+      document,
+      adapter,
+      bytes: textBytes(markdown, theme),
+      // The theme may live in the Markdown (Marp's directive): set it only if the text did not bring it back.
+      restore: async () => {
+        await adapter.setMarkdown(markdown);
+        if (adapter.getTheme() !== theme) await adapter.setTheme(theme);
+      },
+    });
+  };
+
   const read = defineOperation({
     name: 'slides_read',
     description: 'ページで開いているスライドの、Markdown の全文、テーマの名前、スライドの枚数と、スライドの識別子と名前(document)を返す。',
@@ -59,12 +83,11 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
       summary: `スライド「${name}」の Markdown の全文を、AI のエージェントが渡した Markdown(${input.markdown.length.toLocaleString('ja-JP')} 文字)に置き換えます。`,
       actionLabel: '置き換える',
       detail: input.markdown,
-      undoable: adapter.undoRestoresAgentChanges === true,
+      // True: the log's 「元に戻す」 puts the deck back (UNDO-5).
+      undoable: true,
     }),
-    execute: async (input) => {
-      await adapter.setMarkdown(input.markdown);
-      return succeed({ slideCount: await adapter.getSlideCount() });
-    },
+    execute: async (input, { document }) =>
+      changeDeck(document, () => adapter.setMarkdown(input.markdown), async () => succeed({ slideCount: await adapter.getSlideCount() })),
   });
 
   const setTheme = defineOperation({
@@ -72,10 +95,8 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     description: 'ページで開いているスライドのテーマを変え、変えた後のテーマの名前(theme)を返す。渡せる名前は、入力の theme の enum にある。',
     inputSchema: slidesSetThemeSchema(themes),
     prepare,
-    execute: async (input) => {
-      await adapter.setTheme(input.theme);
-      return succeed({ theme: adapter.getTheme() });
-    },
+    execute: async (input, { document }) =>
+      changeDeck(document, () => adapter.setTheme(input.theme), async () => succeed({ theme: adapter.getTheme() })),
   });
 
   return [read, write, setTheme];
