@@ -37,6 +37,12 @@ export interface FileStore {
    */
   versions?(paths: readonly string[]): Promise<readonly (string | null)[]>;
   /**
+   * `write` that also answers the file's text before it (null: no file; undefined: one the store
+   * cannot give back, not text or over 1 MB) and the version it holds now: the before-state in
+   * the same round trip (the node runner). Omitted: the file is read first, its version asked after.
+   */
+  writeKeeping?(path: string, contents: string): Promise<{ path: string; before: string | null | undefined; version: string | null } | OperationFailure>;
+  /**
    * Removes `path` when it is an empty directory, and leaves it otherwise: an undo takes away the
    * parents a write created (FILE-5). Omitted: they stay.
    */
@@ -282,11 +288,12 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
   const undoTo = options.undoTo ?? (() => options.store);
   /** The envelope of a change, with its undo step when the file's previous state could be kept. */
   const undoable = async (
-    change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined, createdDirectories?: readonly string[],
+    change: { path: string } | OperationFailure, store: FileStore, before: string | null | undefined,
+    { createdDirectories, left }: { createdDirectories?: readonly string[]; left?: readonly (string | null)[] } = {},
   ): Promise<OperationResult | UndoableResult> => {
     const result = written(change);
     if (isFailure(change) || before === undefined || options.undo === false) return result;
-    return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before, createdDirectories }], store, undoStore: undoTo(), ledger }) };
+    return { result, undo: await createFileUndo({ tool, before: [{ path: change.path, contents: before, createdDirectories }], store, undoStore: undoTo(), ledger, left }) };
   };
   /** The store, the normalised path and the entries now, or why not. */
   const resolve = (path: string | OperationFailure) => {
@@ -343,10 +350,17 @@ export function createFileOperations(options: FileOperationsOptions): AnyOperati
       return isFailure(ctx) ? ctx : writable(ctx);
     },
     execute: async (input, { store, path, entries }) => {
+      const createdDirectories = missingParents(entries, path);
+      if (options.undo !== false && store.writeKeeping) {
+        const kept = await store.writeKeeping(path, input.contents);
+        if (isFailure(kept)) return kept;
+        const before = kept.before === input.contents ? undefined : kept.before;
+        return undoable(kept, store, before, { createdDirectories: kept.before === null ? createdDirectories : [], left: [kept.version] });
+      }
       const before = options.undo === false ? undefined : await beforeOf(store, path);
       const change = await store.write(path, input.contents);
       // The same text again changed nothing: no step (UNDO-1).
-      return undoable(change, store, before === input.contents ? undefined : before, before === null ? missingParents(entries, path) : []);
+      return undoable(change, store, before === input.contents ? undefined : before, { createdDirectories: before === null ? createdDirectories : [] });
     },
   });
 

@@ -129,6 +129,11 @@ export function currentRuntime(): NodeRuntimeLike | null {
       snapshot: (options) => runtime.files.snapshot(options),
       versions: (paths) => runtime.files.versions(paths),
       removeEmptyDirectory: (path) => runtime.files.removeEmptyDirectory(path),
+      writeKeeping: async (path, contents) => {
+        const result = await runtime.files.writeKeeping(path, contents);
+        if (result.ok) fileChanged({ path, kind: 'write', contents });
+        return result;
+      },
     },
     // The run race (timeout, cancel, kill) is the runtime's, as go's and sql's are their pages' (NODE-4, NAT-6).
     run: (command, args, options) => runtime.run(command, args, options),

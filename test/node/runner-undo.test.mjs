@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES, createWorkspace, fileVersions, removeEmptyDirectory, removeWorkspace, snapshotKept, textVersion } from '../../playground/node/server/workspace.mjs';
+import { MAX_FILE_BYTES, createWorkspace, fileVersions, previousText, removeEmptyDirectory, removeWorkspace, snapshotKept, textVersion } from '../../playground/node/server/workspace.mjs';
 
 let ws;
 
@@ -54,5 +54,14 @@ describe('runner: the kept files for an undo', () => {
     assert.equal(await removeEmptyDirectory(ws.workspace, 'nope/deeper'), false);
     assert.equal(existsSync(join(ws.workspace, 'index.js')), true);
     await assert.rejects(removeEmptyDirectory(ws.workspace, '../x'), (error) => error.code === 'invalid_path');
+  });
+
+  it('[UNDO-1] previousText: a kept file\'s exact text, absent, or unkept (binary, over 1 MiB)', async () => {
+    await writeFile(join(ws.workspace, 'prev.txt'), '\uFEFFp\r\n');
+    assert.deepEqual(await previousText(ws.workspace, 'prev.txt'), { contents: '\uFEFFp\r\n' });
+    assert.deepEqual(await previousText(ws.workspace, 'none/prev.txt'), { absent: true });
+    assert.deepEqual(await previousText(ws.workspace, 'bin.dat'), { unkept: true });
+    assert.deepEqual(await previousText(ws.workspace, 'big.txt'), { unkept: true });
+    await assert.rejects(previousText(ws.workspace, '/etc/passwd'), (error) => error.code === 'invalid_path');
   });
 });

@@ -8,8 +8,12 @@ import { FakeNodeRuntime, nodeAdapter } from '../helpers/tools-fakes.js';
 import { stepOf, undoCaller } from './node-undo-call.js';
 
 /** The fake runtime with the page's snapshot and versions (the runner's kept files, SHA-256 there; a hash here). */
-function withSnapshot(rt: FakeNodeRuntime): NodeRuntimeLike & { snapshots: boolean[] } {
+function withSnapshot(rt: FakeNodeRuntime, { keeping = true } = {}): NodeRuntimeLike & { snapshots: boolean[] } {
   const snapshots: boolean[] = [];
+  const version = (path: string) => {
+    const text = rt.fileMap.get(path);
+    return text === undefined || text.includes('\u0000') ? null : contentsVersion(text);
+  };
   const kept = () => [...rt.fileMap].filter(([, text]) => !text.includes('\u0000')).sort(([a], [b]) => (a < b ? -1 : 1));
   return {
     snapshots,
@@ -29,48 +33,57 @@ function withSnapshot(rt: FakeNodeRuntime): NodeRuntimeLike & { snapshots: boole
         }
         return { ok: true };
       },
-      versions: async (paths) => paths.map((path) => {
-        const text = rt.fileMap.get(path);
-        return text === undefined || text.includes('\u0000') ? null : contentsVersion(text);
-      }),
+      versions: async (paths) => paths.map(version),
+      // The page's one round trip (the runner's write with `keep`).
+      ...(keeping ? {
+        writeKeeping: async (path: string, contents: string) => {
+          const was = rt.fileMap.get(path);
+          const written = await rt.files.write(path, contents);
+          if (!written.ok) return written;
+          const before = was === undefined ? { absent: true as const } : was.includes('\u0000') ? { unkept: true as const } : { contents: was };
+          return { ok: true as const, before, version: version(path)! };
+        },
+      } : {}),
     },
   };
 }
 
 const FILES = { 'index.js': 'console.log(1)\n', 'src/a.js': 'héllo\r\n\u{1F600} a\n', 'src/b.js': '\uFEFFb\n' };
 
-function setup(files: Record<string, string> = FILES) {
+function setup(files: Record<string, string> = FILES, options: { keeping?: boolean } = {}) {
   const fake = new FakeNodeRuntime(files);
-  const runtime = withSnapshot(fake);
+  const runtime = withSnapshot(fake, options);
   const adapter = nodeAdapter(runtime);
   return { fake, runtime, adapter, call: undoCaller(createNodeOperations(adapter)) };
 }
 
 describe('tools/node undo', () => {
-  it('[UNDO-1] node_write_file over a file: undo puts back its previous text byte for byte; the agent never sees the step', async () => {
-    const { fake, call } = setup();
-    const { result, json, undo } = await call('node_write_file', { path: 'src/a.js', contents: 'new\n' });
-    expect(result).to.deep.equal({ ok: true, path: 'src/a.js' });
-    expect(json).to.not.include('undo');
-    const step = stepOf(undo);
-    expect(step.targets).to.deep.equal(['node:file:src/a.js']);
-    expect(step.bytes).to.be.at.least(FILES['src/a.js'].length);
-    expect(fake.fileMap.get('src/a.js')).to.equal('new\n');
-    expect(await step.undo()).to.deep.include({ ok: true });
-    expect(fake.fileMap.get('src/a.js')).to.equal(FILES['src/a.js']);
-    expect((await call('node_read_file', { path: 'src/a.js' })).result.contents).to.equal(FILES['src/a.js']);
-  });
+  for (const [keeping, how] of [[true, 'the before-state answered by the write'], [false, 'read before the write']] as const) {
+    it(`[UNDO-1] node_write_file over a file (${how}): undo puts back its previous text byte for byte; the agent never sees the step`, async () => {
+      const { fake, call } = setup(FILES, { keeping });
+      const { result, json, undo } = await call('node_write_file', { path: 'src/a.js', contents: 'new\n' });
+      expect(result).to.deep.equal({ ok: true, path: 'src/a.js' });
+      expect(json).to.not.include('undo');
+      const step = stepOf(undo);
+      expect(step.targets).to.deep.equal(['node:file:src/a.js']);
+      expect(step.bytes).to.be.at.least(FILES['src/a.js'].length);
+      expect(fake.fileMap.get('src/a.js')).to.equal('new\n');
+      expect(await step.undo()).to.deep.include({ ok: true });
+      expect(fake.fileMap.get('src/a.js')).to.equal(FILES['src/a.js']);
+      expect((await call('node_read_file', { path: 'src/a.js' })).result.contents).to.equal(FILES['src/a.js']);
+    });
 
-  it('[UNDO-1] node_write_file that created a file: undo removes it again (the file stays absent)', async () => {
-    const { fake, call } = setup();
-    const step = stepOf((await call('node_write_file', { path: 'new/c.js', contents: 'c' })).undo);
-    expect(step.targets).to.deep.equal(['node:file:new/c.js']);
-    await step.undo();
-    expect(fake.fileMap.has('new/c.js')).to.equal(false);
-    expect((await call('node_read_file', { path: 'new/c.js' })).result.error?.code).to.equal('not_found');
-    // Undoing a file already gone again is no failure.
-    expect(await step.undo()).to.deep.include({ ok: true });
-  });
+    it(`[UNDO-1] node_write_file that created a file (${how}): undo removes it again (the file stays absent)`, async () => {
+      const { fake, call } = setup(FILES, { keeping });
+      const step = stepOf((await call('node_write_file', { path: 'new/c.js', contents: 'c' })).undo);
+      expect(step.targets).to.deep.equal(['node:file:new/c.js']);
+      await step.undo();
+      expect(fake.fileMap.has('new/c.js')).to.equal(false);
+      expect((await call('node_read_file', { path: 'new/c.js' })).result.error?.code).to.equal('not_found');
+      // Undoing a file already gone again is no failure.
+      expect(await step.undo()).to.deep.include({ ok: true });
+    });
+  }
 
   it('[UNDO-1] undo of a write that created parent directories takes them away again, unless something else is in them now', async () => {
     const { fake, call } = setup();

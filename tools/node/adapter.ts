@@ -94,6 +94,16 @@ export interface NodeRuntimeLike {
       /** True when the runner stopped before the end (too many bytes, a cut tree): nothing is kept then. */
       readonly truncated: boolean;
     }>;
+    /**
+     * `write` answering also what the file held before — `{ contents }`, `{ absent: true }`, or
+     * `{ unkept: true }` (not text, over 1 MiB) — and the version it holds now (as `versions` has
+     * it), in one round trip: the before-state of `node_write_file` (UNDO-1). Omitted: the file is
+     * read before the write and its version asked after.
+     */
+    writeKeeping?(path: string, contents: string): Promise<
+      | { readonly ok: true; readonly before: { readonly contents: string } | { readonly absent: true } | { readonly unkept: true }; readonly version: string }
+      | NodeFileFailure
+    >;
     /** Removes `path` when it is an empty directory; leaves it (ok) otherwise (an undo's cleanup of the parents a write made). */
     removeEmptyDirectory?(path: string): Promise<NodeChangeResult>;
     /** The version tokens of `paths` now (null: no file), as `snapshot` has them (UNDO-2). */

@@ -89,6 +89,12 @@ function runtimeStore(rt: NodeRuntimeLike): FileStore {
     write: async (path, contents) => changed(await rt.files.write(path, contents), path),
     remove: async (path) => changed(await rt.files.remove(path), path),
     ...(rt.files.versions ? { versions: rt.files.versions.bind(rt.files) } : {}),
+    ...(rt.files.writeKeeping ? { writeKeeping: async (path: string, contents: string) => {
+      const kept = await rt.files.writeKeeping!(path, contents);
+      if (!kept.ok) return fromRuntime(kept, path);
+      const before = 'contents' in kept.before ? kept.before.contents : 'absent' in kept.before ? null : undefined;
+      return { path, before, version: kept.version };
+    } } : {}),
     ...(rt.files.removeEmptyDirectory ? { removeEmptyDirectory: async (path: string) => void (await rt.files.removeEmptyDirectory!(path)) } : {}),
     // The tree may lag behind the disk, or not enter an excluded directory: ask the runner.
     locate: async (path) => {

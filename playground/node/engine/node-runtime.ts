@@ -79,6 +79,11 @@ export type WriteResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly code: 'invalid_path' | 'too_large' | 'is_directory'; readonly message: string };
 
+/** Result of `files.writeKeeping`. */
+export type WriteKeepingResult =
+  | { readonly ok: true; readonly before: { readonly contents: string } | { readonly absent: true } | { readonly unkept: true }; readonly version: string }
+  | Exclude<WriteResult, { ok: true }>;
+
 /** Result of `files.remove`. */
 export type RemoveResult =
   | { readonly ok: true }
@@ -368,6 +373,11 @@ export class NodeRuntime {
     snapshot(options: { readonly contents: boolean }): Promise<NodeSnapshot>;
     /** The version token of each path's kept file now, null where none is (UNDO-2). */
     versions(paths: readonly string[]): Promise<readonly (string | null)[]>;
+    /**
+     * `write` that also answers what the file held before (its text, absent, or unkept: not text or
+     * over 1 MiB) and the version it holds now, in one round trip: an agent's write's undo (UNDO-1).
+     */
+    writeKeeping(path: string, contents: string): Promise<WriteKeepingResult>;
     /** Removes `path` when it is an empty directory (`removed`), leaves it otherwise: an undo's cleanup. */
     removeEmptyDirectory(path: string): Promise<{ readonly ok: true; readonly removed: boolean } | { readonly ok: false; readonly code: 'invalid_path'; readonly message: string }>;
   };
@@ -430,6 +440,11 @@ export class NodeRuntime {
         const result = await this.call<({ ok: true } & NodeSnapshot) | { ok: false; code: string; message: string }>('snapshot', { contents });
         if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
         return { files: result.files, truncated: result.truncated };
+      },
+      writeKeeping: async (path, contents) => {
+        const result = await this.call<WriteKeepingResult>('write', { path, contents, keep: true });
+        if (result.ok) await this.refreshQuietly();
+        return result;
       },
       removeEmptyDirectory: async (path) => {
         const result = await this.call<{ ok: true; removed: boolean } | { ok: false; code: 'invalid_path'; message: string }>('rmdir', { path });

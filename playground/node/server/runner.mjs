@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_COMMANDS, OUTPUT_LIMIT, createProcessManager } from './processes.mjs';
 import {
-  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, readTextFile, removeEmptyDirectory, removeFile, snapshotKept, writeTextFile,
+  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, previousText, readTextFile, removeEmptyDirectory, removeFile, snapshotKept, textVersion, writeTextFile,
 } from './workspace.mjs';
 
 /** The path prefix of every runner endpoint. */
@@ -157,8 +157,10 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     async write(body) {
       const path = requireString(body, 'path');
       const contents = requireString(body, 'contents', { max: Number.MAX_SAFE_INTEGER });
+      // `keep`: the page's undo (UNDO-1) gets what was there and the new version in the same round trip.
+      const before = body.keep === true ? await previousText(workspace, path) : undefined;
       await writeTextFile(workspace, path, contents, { owner });
-      return { ok: true };
+      return before === undefined ? { ok: true } : { ok: true, before, version: textVersion(contents) };
     },
     async remove(body) {
       await removeFile(workspace, requireString(body, 'path'));

@@ -563,6 +563,20 @@ async function keptText(workspace, path) {
 }
 
 /**
+ * What `path` holds before a write, for the page's undo: `{ contents }` for a kept text file,
+ * `{ absent: true }` when no file is there, `{ unkept: true }` otherwise (not text, over 1 MiB).
+ * @returns {Promise<{contents: string} | {absent: true} | {unkept: true}>}
+ */
+export async function previousText(workspace, path) {
+  try {
+    return { contents: await readTextFile(workspace, path) };
+  } catch (error) {
+    if (!(error instanceof WorkspaceError) || error.code === 'invalid_path') throw error;
+    return error.code === 'not_found' ? { absent: true } : { unkept: true };
+  }
+}
+
+/**
  * Every kept file of the workspace (the not-saved-files rule applied, as `listTree` flags it) with
  * its version token and, with `contents`, its text: the node page's before-state of a command
  * (UNDO-1), kept in the page's memory, never here. Cut (`truncated`) past `maxBytes` of text or
