@@ -103,7 +103,10 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
     execute: async (input, _ctx, call) => {
       const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
       const outcome = await adapter.run(input.sql, { timeoutMs, maxRows: MAX_SQL_ROWS, signal: call.signal });
-      return runAnswer<SqlRunEnd, object>(outcome, { timeoutMs, wording: sqlWording, exited: sqlEnded });
+      const result = await runAnswer<SqlRunEnd, object>(outcome, { timeoutMs, wording: sqlWording, exited: sqlEnded });
+      // UNDO-1: a committed run that changed the database hands its step to the log row.
+      const undo = outcome.kind === 'exited' && outcome.ended === 'committed' ? outcome.undo : null;
+      return undo && result.ok ? { result, undo } : result;
     },
   });
 

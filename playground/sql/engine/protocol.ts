@@ -8,6 +8,7 @@
  */
 
 import type { JsonValue } from '../values.js';
+import type { Segment } from './journal.js';
 
 /** A result column as the engine describes it. */
 export interface SqlField {
@@ -54,8 +55,10 @@ export interface InitMessage {
   initdbWasmModule: WebAssembly.Module;
   /** pglite.data (the Emscripten file-system bundle). */
   fsBundle: Blob;
-  /** The build-time dump of a freshly initialised data directory (gzip tar). */
+  /** The build-time dump of a freshly initialised data directory (gzip tar), or a restore's tar. */
   dataDir: Blob;
+  /** A restore's undo windows older than the restored point (journal.ts), kept by the new worker. */
+  segments?: Segment[];
 }
 
 /** Runs `sql` (one or more statements) in one transaction. */
@@ -65,6 +68,38 @@ export interface RunMessage {
   sql: string;
   /** Rows to send back per statement; the rest are only counted (SQL-9). All when absent. */
   maxRows?: number;
+  /**
+   * False: run as before undo existed (no window, no check of what it wrote) and forget every
+   * kept window — the bench's baseline only. Kept when absent.
+   */
+  keep?: boolean;
+}
+
+/** Puts the files back as they were before run `segment` and answers them as a tar (UNDO-1). */
+export interface RestoreMessage {
+  type: 'restore';
+  id: number;
+  segment: number;
+}
+
+/** Run `segment`'s step is gone: its window may be forgotten (journal.ts `release`). */
+export interface ReleaseMessage {
+  type: 'release';
+  segment: number;
+}
+
+/** Asks for every file of the data directory as it is now (tests compare them byte for byte). */
+export interface FilesMessage {
+  type: 'files';
+  id: number;
+}
+
+/** What a committed run kept to undo it: null when it changed nothing (UNDO-4). */
+export interface KeptUndo {
+  /** The run's window in the worker's journal. */
+  segment: number;
+  /** Bytes the window held when the run ended. */
+  bytes: number;
 }
 
 /** Why a text was refused before anything ran (SQL-8). */
@@ -76,7 +111,7 @@ export interface RefusedStatement {
   position: number;
 }
 
-export type ToWorker = InitMessage | RunMessage;
+export type ToWorker = InitMessage | RunMessage | RestoreMessage | ReleaseMessage | FilesMessage;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -90,8 +125,19 @@ export interface InitFailedMessage {
 }
 
 export type RunReply =
-  | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number }
+  | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number; changed: boolean; undo: KeptUndo | null }
   | { type: 'result'; id: number; ok: false; error: SqlError }
   | { type: 'result'; id: number; ok: false; refused: RefusedStatement };
 
-export type FromWorker = ReadyMessage | InitFailedMessage | RunReply;
+export type RestoreReply =
+  | { type: 'restored'; id: number; ok: true; dataDir: Blob; segments: Segment[] }
+  | { type: 'restored'; id: number; ok: false; message: string };
+
+/** The data directory's files by path (relative to it); directories have no bytes. */
+export interface FilesReply {
+  type: 'files';
+  id: number;
+  files: Record<string, Uint8Array | null>;
+}
+
+export type FromWorker = ReadyMessage | InitFailedMessage | RunReply | RestoreReply | FilesReply;

@@ -8,8 +8,13 @@
  */
 import { PGlite, type Results } from '@electric-sql/pglite';
 import { toJsonRow } from '../values.js';
-import type { FromWorker, InitMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { Journal } from './journal.js';
+import { DATA_DIR, JournalledMemoryFS } from './journal-fs.js';
+import type { FromWorker, InitMessage, KeptUndo, RestoreMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
 import { findTransactionControl } from './transaction-control.js';
+
+/** At most this many bytes of undo windows are kept (UNDO-4: the log's budget across tools is 64 MB too). */
+const JOURNAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
@@ -19,6 +24,7 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let database: Promise<PGlite> | undefined;
+let journal = new Journal(DATA_DIR);
 
 scope.addEventListener('message', (event) => {
   const message = event.data;
@@ -26,13 +32,39 @@ scope.addEventListener('message', (event) => {
     database ??= start(message);
   } else if (message.type === 'run') {
     void run(message);
+  } else if (message.type === 'restore') {
+    void restore(message);
+  } else if (message.type === 'release') {
+    journal.release(message.segment);
+  } else if (message.type === 'files') {
+    void database?.then((db) => scope.postMessage({ type: 'files', id: message.id, files: filesOf(db) }));
   }
 });
 
+/** Every file of the data directory, for the tests' byte-for-byte comparisons. */
+function filesOf(db: PGlite): Record<string, Uint8Array | null> {
+  const fs = (db as unknown as { mod: { FS: { readdir(path: string): string[]; isDir(mode: number): boolean; stat(path: string): { mode: number }; readFile(path: string): Uint8Array } } }).mod.FS;
+  const files: Record<string, Uint8Array | null> = {};
+  const walk = (dir: string) => {
+    for (const name of fs.readdir(dir)) {
+      if (name === '.' || name === '..') continue;
+      const path = `${dir}/${name}`;
+      if (fs.isDir(fs.stat(path).mode)) {
+        files[path.slice(DATA_DIR.length)] = null;
+        walk(path);
+      } else files[path.slice(DATA_DIR.length)] = fs.readFile(path);
+    }
+  };
+  walk(DATA_DIR);
+  return files;
+}
+
 async function start(init: InitMessage): Promise<PGlite> {
   const started = performance.now();
+  journal = new Journal(DATA_DIR, init.segments ?? []);
   try {
     const db = await PGlite.create({
+      fs: new JournalledMemoryFS(journal),
       pgliteWasmModule: init.pgliteWasmModule,
       // Not run (the data dir is loaded from the dump), but PGlite prefetches initdb.wasm unless given one.
       initdbWasmModule: init.initdbWasmModule,
@@ -47,7 +79,7 @@ async function start(init: InitMessage): Promise<PGlite> {
   }
 }
 
-async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
+async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void> {
   if (!database) {
     scope.postMessage({ type: 'result', id, ok: false, error: { message: 'The SQL engine was not initialised.' } });
     return;
@@ -68,20 +100,61 @@ async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
       return;
     }
     const started = performance.now();
+    // The run's undo window: the blocks it overwrites are kept as they were (journal.ts).
+    if (keep) journal.open(id);
+    else journal.clear();
+    let changed = false;
     // One transaction for the whole text: PGlite's transaction() sends BEGIN, our text as one
     // simple-protocol query (so an error's position is relative to our text), then COMMIT, or
     // ROLLBACK when any statement fails, so a failing last statement leaves no trace of the others.
     // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
-    const raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
-    const ms = performance.now() - started;
+    let raw: Results[];
     try {
-      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms });
+      raw = await db.transaction(async (tx) => {
+        const results = await tx.exec(sql, { rowMode: 'array' });
+        // UNDO-4: a transaction that wrote nothing has no transaction id; it keeps nothing.
+        if (keep) changed = (await tx.query<[boolean]>('select txid_current_if_assigned() is not null', [], { rowMode: 'array' })).rows[0]?.[0] === true;
+        return results;
+      });
+    } catch (error) {
+      if (keep) journal.mergeLast();
+      throw error;
+    }
+    const ms = performance.now() - started;
+    let undo: KeptUndo | null = null;
+    if (keep && changed) {
+      journal.trim(JOURNAL_LIMIT_BYTES);
+      const segment = journal.segments.at(-1);
+      if (segment?.id === id) undo = { segment: id, bytes: segment.bytes };
+    } else if (keep) {
+      journal.mergeLast();
+    }
+    try {
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo });
     } catch (error) {
       // A value the structured clone cannot copy; the transaction is committed all the same.
       scope.postMessage({ type: 'result', id, ok: false, error: { message: `The result could not be sent: ${messageOf(error)}` } });
     }
   } catch (error) {
     scope.postMessage({ type: 'result', id, ok: false, error: sqlError(error) });
+  }
+}
+
+/**
+ * UNDO-1: puts the files back as they were before run `segment` (every newer window undone,
+ * newest first) and sends them as a tar; the page replaces this worker with one started from it.
+ * This worker's Postgres no longer matches its files after this, so it is never used again.
+ */
+async function restore({ id, segment }: RestoreMessage): Promise<void> {
+  try {
+    const db = await database;
+    if (!db) throw new Error('The SQL engine was not initialised.');
+    if (!journal.has(segment)) throw new Error('the database as it was before that call is no longer kept');
+    const older = journal.rewindTo(segment);
+    const dataDir = await db.dumpDataDir('none');
+    scope.postMessage({ type: 'restored', id, ok: true, dataDir, segments: older });
+  } catch (error) {
+    scope.postMessage({ type: 'restored', id, ok: false, message: messageOf(error) });
   }
 }
 
