@@ -9,7 +9,19 @@ import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
 import { PointerGuardController } from './pointer-guard.js';
 import { StoreController } from './store-controller.js';
-import { fillString } from './strings.js';
+import { formatTime } from './format.js';
+import { fillString, type AiOpsStrings } from './strings.js';
+
+/** The title and summary of the user's own undo, in the element's strings (UNDO-2). */
+function undoContent(request: ConfirmationRequest, text: AiOpsStrings): { title: string; summary: string } {
+  const { later, edited } = request.undo!;
+  const changes = later.map((row) => fillString(text.confirmUndoLaterRow, { name: row.name, time: formatTime(row.time) }).join(''));
+  if (edited) changes.push(text.confirmUndoEdited);
+  return {
+    title: fillString(text.confirmUndoTitle, { name: request.name }).join(''),
+    summary: fillString(text.confirmUndoLater, { changes: changes.join(text.confirmUndoSeparator) }).join(''),
+  };
+}
 
 /**
  * How long the action button ignores pointer input after a dialog appears (SAFE-7), as browsers'
@@ -265,13 +277,16 @@ export class AiOpsConfirm extends AiOpsPanel {
     const { text } = this;
     const { content } = request;
     const running = request.status === 'running';
+    // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
+    const byUser = request.by === 'user';
+    const { title, summary } = byUser && request.undo ? undoContent(request, text) : content;
     return html`
       <div class="panel">
-        <h2 id="title" part="title" tabindex="-1">${content.title}</h2>
+        <h2 id="title" part="title" tabindex="-1">${title}</h2>
         <div class="body" part="body">
-          <p>${fillString(text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
-          <p>${content.summary}</p>
-          <p>${content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
+          <p>${fillString(byUser ? text.confirmUndoBy : text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
+          <p>${summary}</p>
+          <p>${byUser ? text.confirmUndoFinal : content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
           ${this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
           ${content.detail === undefined ? nothing : html`
             <details part="detail">
@@ -279,9 +294,9 @@ export class AiOpsConfirm extends AiOpsPanel {
               <pre tabindex="0">${content.detail}</pre>
             </details>`}
         </div>
-        <label class="skip" part="skip">
+        ${byUser ? nothing : html`<label class="skip" part="skip">
           <input type="checkbox" part="checkbox" ?disabled=${running} />${text.confirmSkipFuture}
-        </label>
+        </label>`}
         <div class="actions" part="actions">
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
             @click=${this.onCancelClick}>${text.confirmCancel}</button>

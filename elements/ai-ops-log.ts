@@ -1,11 +1,13 @@
 /**
- * `<ai-ops-log>`: the log of operations from AI (LOG-1..LOG-6).
+ * `<ai-ops-log>`: the log of operations from AI (LOG-1..LOG-6), each row's 「元に戻す」
+ * (UNDO-1..UNDO-4), and 「記録を保存」 (AUDIT-1).
  * @module
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { LogEntry, LogStatus, OperationLog } from '../src/operation-log.js';
+import { auditFileName, auditRecord } from '../src/audit-export.js';
 import { relayConnectionText } from '../src/connection-text.js';
 import { describeError } from '../src/result.js';
 import { AiOpsPanel } from './ai-ops-panel.js';
@@ -70,8 +72,14 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  * @csspart config - The MCP client configuration example.
  * @csspart reconnect-button - 「つなぎ直す」.
  * @csspart rows - The `role="log"` container.
- * @csspart row - One call's `<details>`.
+ * @csspart row - One call's row (`data-id`; `data-undo` = `available`, `undone` or `dropped` when the
+ *   call handed an undo step; `data-by` = `agent` or `user`; `open` while its details are expanded).
+ * @csspart row-details - A row's `<details>`.
  * @csspart row-summary - A row's `<summary>`.
+ * @csspart by - The mark of the user's own undo rows (UNDO-3).
+ * @csspart undo-button - 「元に戻す」 of a row that can be undone (UNDO-1): only a trusted click undoes.
+ * @csspart undo-state - What a row says once undone, or once it can no longer be (UNDO-2, UNDO-4).
+ * @csspart export-button - 「記録を保存」: downloads the page's rows as JSON Lines (AUDIT-1).
  * @csspart time - A row's time.
  * @csspart name - A row's operation name.
  * @csspart args-summary - A row's argument summary.
@@ -79,6 +87,10 @@ const badgeText = (status: LogStatus, text: AiOpsStrings) =>
  * @csspart result-summary - A row's result summary.
  * @csspart args - An expanded row's arguments.
  * @csspart result - An expanded row's result.
+ *
+ * 「元に戻す」 and 「記録を保存」 act on input the browser delivered only (`event.isTrusted`): a page
+ * script's `click()` does nothing, so neither an agent's operation nor a script undoes or writes a
+ * file (UNDO-3, AUDIT-1). The record holds every row of the page's runtime, not only this log's tool.
  *
  * @cssproperty --ai-ops-log-height - Maximum height of the rows before they scroll.
  * @cssproperty --ai-ops-success-subtle - Background of the 成功 badge.
@@ -137,7 +149,7 @@ export class AiOpsLog extends AiOpsPanel {
       gap: 0.5rem;
       padding: 0.5rem 0.75rem;
     }
-    .connect > summary, .row > summary {
+    .connect > summary, .row summary {
       cursor: pointer;
     }
     .connect p {
@@ -169,8 +181,28 @@ export class AiOpsLog extends AiOpsPanel {
     .row {
       border-bottom: 1px solid var(--_border);
     }
-    .row > summary {
+    .row summary {
       padding: 0.25rem 0;
+    }
+    .undo {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      gap: 0.25rem 0.625rem;
+      padding: 0 0 0.375rem 1.25rem;
+    }
+    .undo .state {
+      color: var(--_muted);
+    }
+    .by {
+      padding: 0 0.45rem;
+      border: 1px solid var(--_border);
+      border-radius: 999px;
+      font-size: 0.8125rem;
+    }
+    .actions {
+      display: flex;
+      justify-content: flex-end;
     }
     .line {
       display: inline-flex;
@@ -224,6 +256,7 @@ export class AiOpsLog extends AiOpsPanel {
     open: { type: Boolean, reflect: true },
     reconnecting: { state: true, attribute: false },
     reconnectError: { state: true, attribute: false },
+    undoing: { state: true, attribute: false },
   };
 
   /** Show only this tool: its switch decides visibility. Without it: every tool of the page. */
@@ -237,6 +270,12 @@ export class AiOpsLog extends AiOpsPanel {
 
   private reconnecting = false;
   private reconnectError: string | null = null;
+  /** The rows whose undo the user started and which have not answered yet. */
+  private undoing: ReadonlySet<number> = new Set();
+  /** Why an undo of a row failed, said under it until it is tried again. */
+  private readonly undoErrors = new Map<number, string>();
+  /** The row whose state note takes focus after its undo, so focus does not fall to the page. */
+  private focusAfterUndo: number | null = null;
   private get rowsElement(): HTMLElement | null {
     return this.renderRoot.querySelector('.rows');
   }
@@ -288,8 +327,13 @@ export class AiOpsLog extends AiOpsPanel {
     this.announcedId = last.id;
     const collapsed = this.mode === 'panel' && !this.open && this.isVisible;
     this.announcement = collapsed
-      ? { id: last.id, text: fillString(this.text.logAnnouncement, { name: last.name, status: badgeText(last.status, this.text) }).join('') }
+      ? { id: last.id, text: fillString(this.text.logAnnouncement, { name: this.rowName(last), status: badgeText(last.status, this.text) }).join('') }
       : null;
+  }
+
+  /** A row's operation, with the mark of the user's own undo (UNDO-3), as the live region says it. */
+  private rowName(entry: LogEntry): string {
+    return entry.by === 'user' ? `${entry.name} (${this.text.logByUser})` : entry.name;
   }
 
   /**
@@ -336,6 +380,9 @@ export class AiOpsLog extends AiOpsPanel {
           ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
           ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
         </div>
+        <div class="actions">
+          <button type="button" part="export-button" @click=${this.saveRecord}>${text.logExport}</button>
+        </div>
       </div>
     `;
   }
@@ -365,6 +412,7 @@ export class AiOpsLog extends AiOpsPanel {
     return html`<span class="line">
       <time part="time" datetime=${new Date(entry.time).toISOString()}>${rowTime(entry)}</time>
       <span class="name" part="name">${entry.name}</span>
+      ${entry.by === 'user' ? html`<span class="by" part="by">${this.text.logByUser}</span>` : nothing}
       <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
       <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
       <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
@@ -373,12 +421,71 @@ export class AiOpsLog extends AiOpsPanel {
 
   private renderRow(entry: LogEntry) {
     const open = this.openRows.has(entry.id);
+    // `open` mirrors the details' own, so a row reads as a disclosure from outside too.
     return html`
-      <details class="row" part="row" data-id=${entry.id} ?open=${open} @toggle=${this.onRowToggle}>
-        <summary part="row-summary">${this.renderLine(entry)}</summary>
-        ${open ? this.renderFull(entry) : nothing}
-      </details>
+      <div class="row" part="row" data-id=${entry.id} data-by=${entry.by ?? 'agent'} data-undo=${entry.undo ?? nothing} ?open=${open}>
+        <details part="row-details" ?open=${open} @toggle=${this.onRowToggle}>
+          <summary part="row-summary">${this.renderLine(entry)}</summary>
+          ${open ? this.renderFull(entry) : nothing}
+        </details>
+        ${entry.undo ? this.renderUndo(entry) : nothing}
+      </div>
     `;
+  }
+
+  /** The row's 「元に戻す」 while it can be undone, else what became of it (UNDO-1, UNDO-2, UNDO-4). */
+  private renderUndo(entry: LogEntry) {
+    const { text } = this;
+    const failed = this.undoErrors.get(entry.id);
+    const busy = this.undoing.has(entry.id);
+    const state = entry.undo === 'undone' ? text.logUndone : entry.undo === 'dropped' ? text.logUndoDropped : null;
+    return html`<div class="undo">
+      ${state === null
+        ? html`<button type="button" part="undo-button" data-undo-id=${entry.id} ?disabled=${busy} aria-busy=${busy ? 'true' : nothing}
+            aria-label=${fillString(text.logUndoLabel, { name: entry.name, time: rowTime(entry) }).join('')}
+            @click=${this.onUndo}>${text.logUndo}</button>`
+        : html`<span class="state" part="undo-state" tabindex="-1">${state}</span>`}
+      ${failed === undefined ? nothing
+        : html`<span class="note" role="status">${fillString(text.logUndoFailed, { reason: failed }).join('')}</span>`}
+    </div>`;
+  }
+
+  /** UNDO-1, UNDO-3: the user's click (never a script's) undoes the row's call through the runtime. */
+  private async onUndo(event: MouseEvent): Promise<void> {
+    if (!event.isTrusted) return;
+    const button = event.currentTarget as HTMLButtonElement;
+    const id = Number(button.dataset.undoId);
+    if (this.undoing.has(id)) return;
+    this.undoing = new Set([...this.undoing, id]);
+    this.undoErrors.delete(id);
+    try {
+      const answer = await this.runtime.undo(id);
+      if (answer.status === 'failed') this.undoErrors.set(id, answer.message);
+      if (answer.status === 'undone' && this.renderRoot.contains(button) && button.matches(':focus')) this.focusAfterUndo = id;
+    } finally {
+      const rest = new Set(this.undoing);
+      rest.delete(id);
+      this.undoing = rest;
+    }
+  }
+
+  /**
+   * AUDIT-1: on the user's click only, the page's rows as JSON Lines, downloaded as a file (a Blob
+   * behind an object URL, revoked once the download has it). Nothing is written before that click.
+   */
+  private saveRecord(event: MouseEvent): void {
+    if (!event.isTrusted) return;
+    const blob = new Blob([auditRecord(this.runtime.log.getState().entries)], { type: 'application/x-ndjson' });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = auditFileName(this.clock.now());
+    link.hidden = true;
+    this.renderRoot.appendChild(link);
+    link.click();
+    link.remove();
+    // The download took its bytes when it started: a task later the URL can go.
+    this.clock.setTimeout(() => URL.revokeObjectURL(url), 0);
   }
 
   /** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */
@@ -407,6 +514,13 @@ export class AiOpsLog extends AiOpsPanel {
     const rows = this.rowsElement;
     if (rows && count > this.lastRowCount && this.stuckToBottom) rows.scrollTop = rows.scrollHeight;
     this.lastRowCount = count;
+    if (this.focusAfterUndo !== null) {
+      const note = this.renderRoot.querySelector<HTMLElement>(`[part~="row"][data-id="${this.focusAfterUndo}"] [part~="undo-state"]`);
+      if (note) {
+        this.focusAfterUndo = null;
+        note.focus();
+      }
+    }
   }
 
   private onPanelToggle(event: Event): void {
@@ -415,7 +529,7 @@ export class AiOpsLog extends AiOpsPanel {
 
   private onRowToggle(event: Event): void {
     const row = event.target as HTMLDetailsElement;
-    const id = Number(row.dataset.id);
+    const id = Number(row.parentElement!.dataset.id);
     if (row.open) this.openRows.add(id);
     else this.openRows.delete(id);
     this.requestUpdate();

@@ -44,6 +44,23 @@ export interface AiOpsStrings {
   confirmCancel: string;
   /** The action button while the approved operation runs (CONF-4). */
   confirmRunning: string;
+  /**
+   * First sentence of the dialog body when the user's own 「元に戻す」 asks (UNDO-2), instead of
+   * {@link confirmCalledBy}; `{name}` is the operation being undone.
+   */
+  confirmUndoBy: string;
+  /** Said in that dialog: the undo itself is not undone again (UNDO-2). */
+  confirmUndoFinal: string;
+  /** That dialog's title; `{name}` is the operation being undone. */
+  confirmUndoTitle: string;
+  /** That dialog's list of what goes too; `{changes}` is the list. */
+  confirmUndoLater: string;
+  /** One later row in that list; `{name}` its operation, `{time}` its time. */
+  confirmUndoLaterRow: string;
+  /** In that list: the target changed outside the log (the user's own edit). */
+  confirmUndoEdited: string;
+  /** Between the items of that list. */
+  confirmUndoSeparator: string;
   /** The log panel's title (LOG-1). */
   logTitle: string;
   /** Accessible name of the rows (`role="log"`). */
@@ -73,6 +90,20 @@ export interface AiOpsStrings {
   logResult: string;
   /** Shown under text cut at the limit; `{count}` is the limit (LOG-4). */
   logTruncated: string;
+  /** The row's undo button (UNDO-1). */
+  logUndo: string;
+  /** Its accessible name; `{name}` is the operation, `{time}` the row's time. Starts with the button's text. */
+  logUndoLabel: string;
+  /** Said in a row once the user undid it (UNDO-2). */
+  logUndone: string;
+  /** Said in a row whose before-state the budget let go (UNDO-4). */
+  logUndoDropped: string;
+  /** Said when an undo could not put the target back; `{reason}` is why. */
+  logUndoFailed: string;
+  /** Marks the rows of the user's own undo (UNDO-3). */
+  logByUser: string;
+  /** The button that downloads the log as JSON Lines (AUDIT-1). */
+  logExport: string;
   /** Badge of an `ok` result (LOG-3). */
   statusSuccess: string;
   /** Badge of a `declined` result (LOG-3). */
@@ -95,6 +126,13 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmSkipFuture: 'このページでは今後尋ねない',
   confirmCancel: 'やめる',
   confirmRunning: '実行中…',
+  confirmUndoBy: '記録の「元に戻す」で、操作 {name} による変更を元に戻します。',
+  confirmUndoFinal: '元に戻したあと、その変更をやり直すことはできません。',
+  confirmUndoTitle: '{name} を元に戻す',
+  confirmUndoLater: 'あとの変更も元に戻ります: {changes}',
+  confirmUndoLaterRow: '{name} ({time})',
+  confirmUndoEdited: '記録にない変更 (ページでの編集)',
+  confirmUndoSeparator: '、',
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',
@@ -108,6 +146,13 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logArguments: '引数',
   logResult: '結果',
   logTruncated: '先頭の {count} 文字までを出しています。',
+  logUndo: '元に戻す',
+  logUndoLabel: '元に戻す: {name} ({time})',
+  logUndone: '元に戻しました。',
+  logUndoDropped: 'もう元に戻せません (保持できる量を超えたため、変更前の状態を手放しました)。',
+  logUndoFailed: '元に戻せませんでした。{reason}',
+  logByUser: 'あなたが元に戻した',
+  logExport: '記録を保存',
   statusSuccess: '成功',
   statusDeclined: '中止',
   statusFailure: '失敗',

@@ -22,6 +22,21 @@ export interface ConfirmationRequest {
   readonly arrivedAt: number;
   /** `waiting` until approved; `running` while the approved operation executes (CONF-4). */
   readonly status: 'waiting' | 'running';
+  /**
+   * `user` when the user asked for it (the log's 「元に戻す」, UNDO-2) rather than an agent's call:
+   * the dialog then says so and offers no 「今後尋ねない」. Absent for a call.
+   */
+  readonly by?: 'user';
+  /** For the user's undo: what goes too, so the dialog can word it in its own locale (UNDO-2). */
+  readonly undo?: UndoRequestDetail;
+}
+
+/** The later changes a user's undo takes back too (UNDO-2). */
+export interface UndoRequestDetail {
+  /** The later rows, oldest first: operation name and epoch ms. */
+  readonly later: readonly { readonly name: string; readonly time: number }[];
+  /** True when a target changed outside the log too (the step's `changedSince()`). */
+  readonly edited: boolean;
 }
 
 /** The queue's state: the request the dialog shows, and those behind it. */
@@ -45,6 +60,10 @@ export interface ConfirmationRequestInit {
   arrivedAt?: number;
   /** The call's cancellation signal: aborting it drops the request and answers null (NAT-2). */
   signal?: AbortSignal;
+  /** `user` for the user's own undo (see {@link ConfirmationRequest.by}). */
+  by?: 'user';
+  /** See {@link ConfirmationRequest.undo}. */
+  undo?: UndoRequestDetail;
 }
 
 /** The page-wide queue. */
@@ -117,11 +136,11 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    request({ tool, name, content, arrivedAt = clock.now(), signal }) {
+    request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo }) {
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
-      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting' };
+      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}) };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
         const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));

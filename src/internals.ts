@@ -16,7 +16,11 @@ export type {
   ConfirmationQueue, ConfirmationState, ConfirmationRequest, ConfirmationAnswer, ConfirmationRequestInit,
 } from './confirmation-queue.js';
 export { createOperationLog, LOG_LIMIT } from './operation-log.js';
-export type { OperationLog, LogEntry, LogStatus } from './operation-log.js';
+export type { OperationLog, LogEntry, LogStatus, UndoState, CallVia } from './operation-log.js';
+export { createUndoKeeper, describeLaterChanges, UNDO_BUDGET_BYTES } from './undo-keeper.js';
+export type { UndoKeeper, UndoKeeperDeps, UndoAnswer } from './undo-keeper.js';
+export { auditFileName, auditLine, auditRecord } from './audit-export.js';
+export type { AuditLine } from './audit-export.js';
 export { describeCall, statusOf } from './log-entry.js';
 export { createDomScriptLoader } from './script-loader.js';
 export type { ScriptLoader } from './script-loader.js';

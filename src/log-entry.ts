@@ -36,7 +36,7 @@ const written = (format: () => CutText): CutText => {
  * The row the log keeps of a settled call.
  * @example log.add(describeCall({ time: clock.now(), tool, name, args: input, result }));
  */
-export function describeCall({ time, tool, name, args, result }: SettledCall): LogRow {
+export function describeCall({ time, tool, name, args, result, via = 'page', durationMs = 0, undo = null, by = 'agent' }: SettledCall): LogRow {
   return {
     time,
     tool: String(tool),
@@ -47,5 +47,9 @@ export function describeCall({ time, tool, name, args, result }: SettledCall): L
     result: written(() => formatValue(result, DETAIL_CHARS)),
     argsSummary: written(() => summarizeArgs(args)),
     resultSummary: written(() => summarizeResult(result)),
+    undo,
+    via,
+    durationMs,
+    by,
   };
 }

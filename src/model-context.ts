@@ -28,6 +28,7 @@
  */
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_ASSETS_BASE } from './defaults.js';
+import type { CallVia } from './operation-log.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 
 /** A CallToolResult as the relay and MCP clients expect it. */
@@ -48,7 +49,8 @@ export interface ModelContextTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, boolean>;
-  execute: (args: unknown, options?: ToolCallOptions) => Promise<CallToolResult>;
+  /** `via` is the path of the call (AUDIT-1), passed by ai-ops's own registrar; the polyfill passes none. */
+  execute: (args: unknown, options?: ToolCallOptions, via?: CallVia) => Promise<CallToolResult>;
 }
 
 /** The part of `document.modelContext` ai-ops uses. */
@@ -214,7 +216,9 @@ function createNativeRegistrar(own: ModelContextLike, surface: TestingSurface): 
     async registerTool(tool, registration = {}) {
       const { signal } = registration;
       // Chrome 160's registerTool may return nothing instead of a promise (NAT-5): await either.
-      await own.registerTool(tool, signal ? { signal } : {});
+      // AUDIT-1: a call through the browser's own API says so; the surface's calls say `relay`.
+      const browserTool: ModelContextTool = { ...tool, execute: (args, options) => tool.execute(args, options, 'webmcp') };
+      await own.registerTool(browserTool, signal ? { signal } : {});
       if (signal?.aborted) return;
       surface.add(tool, signal);
     },
@@ -253,7 +257,7 @@ function installTestingSurface(win: Window): TestingSurface {
       } catch {
         throw new DOMException('the input is not JSON', 'SyntaxError');
       }
-      return JSON.stringify(await tool.execute(args, options));
+      return JSON.stringify(await tool.execute(args, options, 'relay'));
     },
     registerToolsChangedCallback(callback: () => void) {
       events.addEventListener('toolchange', () => callback());

@@ -16,7 +16,9 @@ import { createModelContextProvider, type ModelContextLike, type ModelContextPro
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
 import { createSessionOperations, type SessionOperations } from './session-operations.js';
+import type { OperationLog } from './operation-log.js';
 import type { WritableStore } from './store.js';
+import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 
 /**
  * After the last call answered, how long the relay widget stays for the answer to cross it (page →
@@ -39,6 +41,10 @@ export interface OnDemandOptions {
   confirmationState: WritableStore<ConfirmationState>;
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
+  /** The runtime's log, whose rows own the undo steps (UNDO-1). */
+  log: OperationLog;
+  /** The undo keeper's budget (UNDO-4); default 64 MB. */
+  undoBudgetBytes?: number;
 }
 
 /** What the runtime hands its sessions once this part loaded. */
@@ -46,7 +52,12 @@ export interface OnDemandParts {
   modelContext: ModelContextProvider;
   relay: RelayConnection;
   queue: ConfirmationQueue;
-  createSessionOperations: typeof createSessionOperations;
+  /** The runtime's one undo keeper (UNDO-1..UNDO-4), handed to every session's operations. */
+  keeper: UndoKeeper;
+  /** The runtime's `undo` (see {@link UndoKeeper.undo}). */
+  undo: UndoKeeper['undo'];
+  /** A session's operations, with the runtime's keeper. */
+  createSessionOperations(deps: Omit<Parameters<typeof createSessionOperations>[0], 'keeper'>): SessionOperations;
   /** Follows the switches: the relay is looked for while one is on (RELAY-5). */
   update(): void;
   /** Removes the widget and every listener and timer of the relay. */
@@ -78,12 +89,16 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
       });
   };
   update();
+  const queue = createConfirmationQueue({ clock, store: options.confirmationState });
+  const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {
     modelContext,
     relay,
-    queue: createConfirmationQueue({ clock, store: options.confirmationState }),
+    queue,
+    keeper,
+    undo: keeper.undo,
     createSessionOperations: (deps) => {
-      const operations = createSessionOperations(deps);
+      const operations = createSessionOperations({ ...deps, keeper });
       sessions.push(operations);
       return operations;
     },

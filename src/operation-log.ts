@@ -34,7 +34,30 @@ export interface LogEntry {
   readonly argsSummary: CutText;
   /** `code: message`, or the result's fields on one line, first 80 characters (LOG-3). */
   readonly resultSummary: CutText;
+  /**
+   * Whether the call's change can be taken back from this row (UNDO-1, UNDO-2, UNDO-4): `available`
+   * while its before-state is kept, `undone` once the user undid it, `dropped` once the budget let
+   * its before-state go; null for a row with nothing to undo (reads, failures, the user's undo rows).
+   */
+  readonly undo: UndoState | null;
+  /** The path the call came by (AUDIT-1), known where it entered the runtime. */
+  readonly via: CallVia;
+  /** From the call's arrival to its settled result, in ms of the runtime's clock (AUDIT-1). */
+  readonly durationMs: number;
+  /** `user` for the rows of the user's own undo (UNDO-3), `agent` for every call. */
+  readonly by: 'agent' | 'user';
 }
+
+/** What a row's undo is: see {@link LogEntry.undo}. */
+export type UndoState = 'available' | 'undone' | 'dropped';
+
+/**
+ * The path a call came by (AUDIT-1): `webmcp` the browser's own `document.modelContext`
+ * (`executeTool`, or the polyfill's tab bridge through it), `relay` the polyfill's registry or
+ * ai-ops's `navigator.modelContextTesting` (the relay's embed reads one of the two), `page` a
+ * script of the page calling `session.call`, `user` the user's undo from the log.
+ */
+export type CallVia = 'webmcp' | 'relay' | 'page' | 'user';
 
 /** A row before the log numbers it: what {@link describeCall} (src/log-entry.ts) makes of a call. */
 export type LogRow = Omit<LogEntry, 'id'>;
@@ -49,6 +72,14 @@ export interface SettledCall {
   readonly args: unknown;
   /** The result envelope. */
   readonly result: OperationResult;
+  /** Default `page`. */
+  readonly via?: CallVia;
+  /** Default 0. */
+  readonly durationMs?: number;
+  /** Default null: nothing to undo. */
+  readonly undo?: UndoState | null;
+  /** Default `agent`. */
+  readonly by?: 'agent' | 'user';
 }
 
 /** The log store. */
@@ -71,19 +102,18 @@ export interface OperationLog extends ReadableStore<{ readonly entries: readonly
 export function createOperationLog(options: { limit?: number } = {}): OperationLog {
   const { limit = LOG_LIMIT } = options;
   const store = createStore<{ readonly entries: readonly LogEntry[] }>({ entries: [] });
+  const { getState } = store;
+  const set = (entries: readonly LogEntry[]) => store.setState({ entries: entries.slice(-limit) });
   let nextId = 1;
+  // The store's own functions, its setState too (fewer switch-off bytes, PKG-4), which the type
+  // leaves out: only the undo keeper (`undo-keeper.ts`, on demand) writes an entry's `undo` with it.
   return {
-    getState: store.getState,
-    getSnapshot: store.getSnapshot,
-    subscribe: store.subscribe,
+    ...store,
     add(row) {
       const entry: LogEntry = Object.freeze({ ...row, id: nextId++ });
-      const entries = [...store.getState().entries, entry];
-      store.setState({ entries: entries.length > limit ? entries.slice(entries.length - limit) : entries });
+      set([...getState().entries, entry]);
       return entry;
     },
-    clear() {
-      store.setState({ entries: [] });
-    },
+    clear: () => set([]),
   };
 }

@@ -18,6 +18,7 @@ import { createPermissionStore } from './permission-store.js';
 import type { ScriptLoader } from './script-loader.js';
 import { createStore, type ReadableStore, type WritableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
+import type { UndoAnswer } from './undo-keeper.js';
 
 /** Everything the runtime touches, injectable for tests. */
 export interface AiOpsOptions extends RelayOptions {
@@ -40,6 +41,8 @@ export interface AiOpsOptions extends RelayOptions {
    * polyfill's path (tests).
    */
   browserModelContext?: ModelContextLike | null;
+  /** What the kept before-states of all tools may hold together (UNDO-4); default 64 MB (tests pass less). */
+  undoBudgetBytes?: number;
 }
 
 /** The runtime of one page. */
@@ -85,6 +88,14 @@ export interface AiOps {
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
   /**
+   * The user's 「元に戻す」 of log row `id` (UNDO-1..UNDO-3; the log element calls it on a trusted
+   * click): refuses a row that is not `available`, asks in the page's dialog when later changes of
+   * the same target would go too, undoes newest first and logs each undo as the user's own row.
+   * Resolves to what happened; never rejects. No operation can reach it.
+   * @example const answer = await aiOps.undo(entry.id); // { status: 'undone', undone: [7] }
+   */
+  undo(id: number): Promise<UndoAnswer>;
+  /**
    * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
    * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
    */
@@ -113,7 +124,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
   const load = () =>
     (loading ??= import('./on-demand.js').then((onDemand) => {
-      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn });
+      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log });
       if (disposed) parts.dispose();
       return parts;
     }).catch((error: unknown) => {
@@ -201,6 +212,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       };
     },
     anyOn,
+    undo: (id) => load().then((p) => p.undo(id)),
     dispose() {
       if (disposed) return;
       disposed = true;

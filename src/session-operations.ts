@@ -11,9 +11,10 @@ import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
 import { toCallToolResult, type ModelContextLike } from './model-context.js';
 import { describeCall } from './log-entry.js';
-import type { OperationLog } from './operation-log.js';
+import type { CallVia, OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, fail, type OperationResult } from './result.js';
+import type { UndoKeeper } from './undo-keeper.js';
 import { publishedSchema } from './validation.js';
 
 /** What a session's operations need from the session. */
@@ -26,6 +27,17 @@ export interface SessionOperationsDeps {
   confirmations: ConfirmationQueue;
   log: OperationLog;
   clock: Clock;
+  /** The runtime's undo keeper: a logged row owns its call's undo step (UNDO-1). */
+  keeper: UndoKeeper;
+}
+
+/** Where and when a call entered the runtime. */
+export interface CallEntry {
+  signal?: AbortSignal;
+  /** Epoch ms of the call's arrival (the runtime's clock). */
+  arrivedAt: number;
+  /** The path it came by (AUDIT-1); default `page`. */
+  via?: CallVia;
 }
 
 /** One session's compiled operations, its call path and its registration. */
@@ -34,7 +46,7 @@ export interface SessionOperations {
    * Calls an operation and logs it (a name that is none of the definitions answers `not_found`,
    * unlogged). `arrivedAt` is when the call reached ai-ops: the 50 s of CONF-8 run from there (SAFE-2).
    */
-  call(name: string, input: unknown, options: { signal?: AbortSignal; arrivedAt: number }): Promise<{ result: OperationResult; json: string }>;
+  call(name: string, input: unknown, options: CallEntry): Promise<{ result: OperationResult; json: string }>;
   /**
    * Registers every operation in `modelContext` until `signal` aborts (REG-1), once a withdrawal
    * still delivering its answers ({@link withdraw}) has ended, so no name is registered twice.
@@ -55,7 +67,7 @@ export interface SessionOperations {
 
 /** Compiles the definitions' schemas (once) and returns the session's operations. */
 export function createSessionOperations(deps: SessionOperationsDeps): SessionOperations {
-  const { tool, definitions, permission, isEnabled, confirmations, log, clock } = deps;
+  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
   // APP-1: the calls in flight, and who waits for them to have answered.
@@ -74,10 +86,10 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
     }
   };
 
-  const callNow: SessionOperations['call'] = async (name, input, { signal, arrivedAt }) => {
+  const callNow: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
-    const { result, json } = await runCall(operation, input, {
+    const { result, json, undo } = await runCall(operation, input, {
       // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
       isEnabled,
       skipsConfirmation: () => permission.skipsConfirmation(),
@@ -88,7 +100,10 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
         return answer.done;
       },
     }, { signal });
-    log.add(describeCall({ time: clock.now(), tool, name, args: input, result }));
+    const time = clock.now();
+    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available' }));
+    // UNDO-1: the row owns the step from here; the agent's answer never carries it.
+    if (undo) keeper.keep(entry, undo);
     return { result, json };
   };
 
@@ -118,8 +133,10 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
             // DEF-4, NAT-1: passed as written, even the hints the installed polyfill drops.
             ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
             // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
-            execute: async (args: unknown, options?: { signal?: AbortSignal }) => {
-              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now() });
+            // The path is the third argument where ai-ops's own registrar knows it (model-context.ts:
+            // the browser's `executeTool`, or its `modelContextTesting`); the polyfill passes none.
+            execute: async (args: unknown, options?: { signal?: AbortSignal }, via: CallVia = 'relay') => {
+              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now(), via });
               return toCallToolResult(json, result.ok);
             },
           },

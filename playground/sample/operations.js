@@ -3,6 +3,11 @@ import { provideOperations, defineOperation, succeed, fail } from '/ai-ops/ai-op
 
 const note = () => document.getElementById('note');
 
+// Counts every change of the note (the user's typing, a call, an undo), so an undo step can tell
+// cheaply whether the note changed since its call, without keeping a second copy.
+let version = 0;
+note()?.addEventListener('input', () => version++);
+
 provideOperations('sample', [
   defineOperation({
     name: 'sample_read_note',
@@ -34,11 +39,28 @@ provideOperations('sample', [
       summary: `メモの ${field.value.length} 文字を消します。`,
       actionLabel: '空にする',
       detail: field.value,
+      // True: the log row's 「元に戻す」 puts the text back (the undo step below).
+      undoable: true,
     }),
     execute: async (_input, { field }) => {
-      const count = field.value.length;
+      const before = field.value;
+      if (before === '') return succeed({ count: 0 }); // nothing changed: nothing to undo
       field.value = '';
-      return succeed({ count });
+      const after = ++version;
+      // { result, undo }: the log row keeps the step, in memory only; the agent sees only the result.
+      return {
+        result: succeed({ count: before.length }),
+        undo: {
+          targets: ['sample:note'],
+          bytes: before.length * 2,
+          undo: async () => {
+            field.value = before;
+            version++;
+          },
+          // The user typed since: the log asks before their text goes.
+          changedSince: () => version !== after,
+        },
+      };
     },
   }),
 ]);

@@ -64,7 +64,7 @@ describe('<ai-ops-log> memory', () => {
     const released = await heapAfterGc();
 
     await calls(MB);
-    expect(log.shadowRoot!.querySelectorAll('[role="log"] > details').length).to.equal(200);
+    expect(log.shadowRoot!.querySelectorAll('[role="log"] > [part~="row"]').length).to.equal(200);
     const after = await heapAfterGc();
     const retained = after - released;
     expect(retained, `200 rows of 1 MB results retain ${(retained / MB).toFixed(2)} MB`).to.be.at.most(10 * MB);

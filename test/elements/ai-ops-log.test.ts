@@ -11,7 +11,7 @@ import {
 // All three tags now, as a page that has turned a switch on has them.
 await loadAiOpsElements();
 
-const rowsOf = (el: AiOpsLog) => [...el.shadowRoot!.querySelectorAll<HTMLDetailsElement>('[role="log"] > details')];
+const rowsOf = (el: AiOpsLog) => [...el.shadowRoot!.querySelectorAll<HTMLDetailsElement>('[role="log"] > [part~="row"] > details')];
 const part = (root: ParentNode, name: string) => root.querySelector<HTMLElement>(`[part~="${name}"]`);
 
 async function openRow(el: AiOpsLog, row: HTMLDetailsElement) {

@@ -67,6 +67,12 @@ describe('with the real polyfill and relay scripts from the build', function () 
     expect(JSON.parse(large.content[0].text).error.code).to.equal('too_large');
   });
 
+  it('[AUDIT-1] a call through the polyfill\'s modelContextTesting (the relay embed\'s path) is logged as relay', async () => {
+    const before = aiOps.log.getState().entries.length;
+    await testing()!.executeTool('real_ping', '{}');
+    expect(aiOps.log.getState().entries.slice(before).map((e) => [e.name, e.via])).to.deep.equal([['real_ping', 'relay']]);
+  });
+
   it('[DEF-4] annotations are passed to registerTool; the polyfill keeps the hints it knows', async () => {
     const mc = (document as Document & { modelContext: { getTools(): Promise<{ name: string; annotations?: Record<string, boolean> }[]> } }).modelContext;
     const tools = await mc.getTools();

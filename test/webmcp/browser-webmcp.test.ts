@@ -157,6 +157,18 @@ describe('in a browser with its own WebMCP', function () {
     expect(env.error.message).to.be.a('string').and.not.equal('');
   });
 
+  it('[AUDIT-1] the row says the path: the browser\'s own executeTool is webmcp, the relay\'s modelContextTesting is relay, session.call the page', async () => {
+    const before = aiOps.log.getState().entries.length;
+    await own.executeTool(await ownTool('native_ping'), {});
+    await testing()!.executeTool('native_ping', '{}');
+    await session.call('native_ping', {});
+    const rows = aiOps.log.getState().entries.slice(before);
+    expect(rows.map((e) => [e.name, e.via, e.by])).to.deep.equal([
+      ['native_ping', 'webmcp', 'agent'], ['native_ping', 'relay', 'agent'], ['native_ping', 'page', 'agent'],
+    ]);
+    expect(rows.every((e) => Number.isFinite(e.durationMs) && e.durationMs >= 0)).to.equal(true);
+  });
+
   it('[NAT-2] [CONF-8] a call cancelled through the browser\'s signal drops its dialog (shown, then queued) and is logged as declined', async () => {
     const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
     const dialog = () => el.shadowRoot!.querySelector('dialog')!;

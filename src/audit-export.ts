@@ -1,0 +1,64 @@
+/**
+ * AUDIT-1: the log as an audit record, JSON Lines, written only when the user asks (the log's
+ * 「記録を保存」 downloads it; nothing here writes anywhere). One line per row, oldest first, with what
+ * the row keeps: the arguments and the result as the row's texts (cut at LOG-4's 10,000 characters,
+ * as shown), never the values themselves, which the log never kept (SAFE-8).
+ * @module
+ */
+import type { CallVia, LogEntry } from './operation-log.js';
+import type { ErrorCode } from './result.js';
+
+/** One line of the record. */
+export interface AuditLine {
+  /** When the call settled, ISO 8601 (UTC). */
+  readonly time: string;
+  readonly tool: string;
+  readonly operation: string;
+  /** The path the call came by, or `user` for the user's own undo. */
+  readonly via: CallVia;
+  /** The arguments as the row keeps them (text, cut at 10,000 characters). */
+  readonly args: string;
+  /** The result envelope as the row keeps it (text, cut the same way). */
+  readonly result: string;
+  /** The error code, or null for a success. */
+  readonly code: ErrorCode | null;
+  /** From arrival to the settled result, ms. */
+  readonly durationMs: number;
+  /** True once the user undid the call from its row. */
+  readonly undone: boolean;
+}
+
+/**
+ * The record's line of one row.
+ * @example auditLine(entry).operation // 'node_write_file'
+ */
+export function auditLine(entry: LogEntry): AuditLine {
+  return {
+    time: new Date(entry.time).toISOString(),
+    tool: entry.tool,
+    operation: entry.name,
+    via: entry.via,
+    args: entry.args.text,
+    result: entry.result.text,
+    code: entry.code,
+    durationMs: entry.durationMs,
+    undone: entry.undo === 'undone',
+  };
+}
+
+/**
+ * The rows as JSON Lines: one object per line, each line ending in `\n`.
+ * @example auditRecord(aiOps.log.getState().entries).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+ */
+export function auditRecord(entries: readonly LogEntry[]): string {
+  return entries.map((entry) => `${JSON.stringify(auditLine(entry))}\n`).join('');
+}
+
+/**
+ * The download's file name for a record saved at `time` (epoch ms): `ai-ops-log-<ISO time>.jsonl`,
+ * the colons written as `-` so every file system takes it.
+ * @example auditFileName(Date.UTC(2026, 11, 1, 20, 5, 9)) // 'ai-ops-log-2026-12-01T20-05-09Z.jsonl'
+ */
+export function auditFileName(time: number): string {
+  return `ai-ops-log-${new Date(time).toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}.jsonl`;
+}

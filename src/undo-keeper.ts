@@ -1,0 +1,264 @@
+/**
+ * The undo keeper (UNDO-1..UNDO-4, on demand: `on-demand.ts`): the log rows own the undo steps of
+ * their calls. It keeps each step's before-state in memory only, within one byte budget across the
+ * page's tools (64 MB; the oldest dropped first, its row then `dropped`), and runs a step only when
+ * the user asks from the row ({@link UndoKeeper.undo}). Later changes of the same target go first,
+ * newest first, after the user confirmed them in the page's one dialog. No operation reaches it:
+ * the keeper is not in any model context, and a call's definition never sees it.
+ * @module
+ */
+import type { Clock } from './clock.js';
+import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { ConfirmationContent } from './definition.js';
+import { describeCall } from './log-entry.js';
+import type { LogEntry, OperationLog, UndoState } from './operation-log.js';
+import { ErrorCode, describeError, fail, succeed, type OperationResult } from './result.js';
+import type { WritableStore } from './store.js';
+import type { UndoStep } from './undo-step.js';
+
+/** UNDO-4: what all kept before-states of a page may hold together. */
+export const UNDO_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** A change the undo would take back too, as the dialog lists it (UNDO-2). */
+export interface LaterChange {
+  /** The log row, or null for the user's own edit that no row shows (`changedSince()`). */
+  readonly entry: LogEntry | null;
+}
+
+/** What {@link UndoKeeper.undo} answers. */
+export type UndoAnswer =
+  /** `undone`: the rows undone, newest first (the asked one last). */
+  | { readonly status: 'undone'; readonly undone: readonly number[] }
+  /** The user declined the dialog (or it timed out, CONF-8): nothing changed. */
+  | { readonly status: 'declined' }
+  /** The row has no step to run: none, already undone, or dropped (UNDO-2, UNDO-4), or an undo runs. */
+  | { readonly status: 'unavailable'; readonly reason: string }
+  /** A step could not put its target back; the rows before it in `undone` were undone. */
+  | { readonly status: 'failed'; readonly message: string; readonly undone: readonly number[] };
+
+/** The page's undo keeper. */
+export interface UndoKeeper {
+  /** The log row `entry` (logged with `undo: 'available'`) owns `step` from now on. */
+  keep(entry: LogEntry, step: UndoStep): void;
+  /**
+   * Undoes the call of row `id` for the user: refuses a row that is not `available`; with later
+   * changes of a meeting target (later rows still kept or dropped, or `changedSince()` true) asks
+   * the user first; undoes newest first; marks each row `undone`, and logs each undo as the user's
+   * own row. Never rejects.
+   */
+  undo(id: number): Promise<UndoAnswer>;
+  /** The bytes the kept before-states hold (UNDO-4). */
+  readonly bytes: number;
+}
+
+/** What the keeper needs. */
+export interface UndoKeeperDeps {
+  /** The runtime's log; its store's `setState` is the one the log's own functions write with. */
+  log: OperationLog;
+  queue: ConfirmationQueue;
+  clock: Clock;
+  /**
+   * The dialog's title and summary when later changes go too; default {@link describeLaterChanges}
+   * (Japanese). `<ai-ops-confirm>` words them from its strings instead (the request's `undo`);
+   * this content is for other dialogs. `edited`: a target changed outside the log.
+   */
+  describe?: (entry: LogEntry, later: readonly LogEntry[], edited: boolean) => ConfirmationContent;
+  /** Default {@link UNDO_BUDGET_BYTES}. */
+  budgetBytes?: number;
+}
+
+/** A row's step, or its targets alone once its before-state was dropped. */
+interface Kept {
+  readonly targets: readonly string[];
+  step: UndoStep | null;
+}
+
+type LogState = ReturnType<OperationLog['getState']>;
+
+/**
+ * The dialog's default words (Japanese, as the rest of the dialog). The list names each later row
+ * by its operation and time, and the user's own edit when there was one.
+ */
+export function describeLaterChanges(entry: LogEntry, later: readonly LogEntry[], edited: boolean): ConfirmationContent {
+  const rows = later.map((e) => `${e.name} (${new Date(e.time).toLocaleTimeString('ja-JP')})`);
+  if (edited) rows.push('記録にない変更 (ページでの編集)');
+  return {
+    title: `${entry.name} を元に戻す`,
+    summary: `あとの変更も元に戻ります: ${rows.join('、')}`,
+    actionLabel: '元に戻す',
+  };
+}
+
+/** True when the value a step's `undo()` resolved to says it failed (a failure envelope). */
+const failedEnvelope = (value: unknown): value is { ok: false; error: { message?: unknown } } =>
+  typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
+
+/**
+ * Creates the keeper of one runtime.
+ * @example
+ * const keeper = createUndoKeeper({ log, queue, clock });
+ * const entry = log.add(describeCall({ ...call, undo: 'available' }));
+ * keeper.keep(entry, step);
+ * await keeper.undo(entry.id); // { status: 'undone', undone: [entry.id] }
+ */
+export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
+  const { queue, clock, budgetBytes = UNDO_BUDGET_BYTES, describe = describeLaterChanges } = deps;
+  // The log's store functions include setState (operation-log.ts spreads its store).
+  const log = deps.log as OperationLog & WritableStore<LogState>;
+  // By row id, oldest first (Map keeps insertion order, and ids grow).
+  const kept = new Map<number, Kept>();
+  let bytes = 0;
+  let running = false;
+
+  const entryOf = (id: number) => log.getState().entries.find((e) => e.id === id);
+  const mark = (id: number, undo: UndoState) =>
+    log.setState({ entries: log.getState().entries.map((e) => (e.id === id ? Object.freeze({ ...e, undo }) : e)) });
+  const release = (id: number) => {
+    const record = kept.get(id);
+    if (record?.step) bytes -= record.step.bytes;
+    kept.delete(id);
+  };
+  const drop = (id: number) => {
+    const record = kept.get(id);
+    if (!record?.step) return;
+    bytes -= record.step.bytes;
+    record.step = null;
+    mark(id, 'dropped');
+  };
+
+  // A row that left the log (its 200 rows, LOG-7, or `clear()`) lets its before-state go with it.
+  log.subscribe(() => {
+    if (!kept.size) return;
+    const logged = new Set(log.getState().entries.map((e) => e.id));
+    for (const id of [...kept.keys()]) if (!logged.has(id)) release(id);
+  });
+
+  /**
+   * The rows after `id` whose targets meet its targets, or meet those of a row already found (its
+   * undo puts back their targets too), oldest first; the undone rows (their change is gone) left out.
+   */
+  const laterRows = (id: number) => {
+    const targets = new Set(kept.get(id)!.targets);
+    const found: number[] = [];
+    for (const [later, record] of kept) {
+      if (later <= id || !record.targets.some((t) => targets.has(t))) continue;
+      found.push(later);
+      for (const t of record.targets) targets.add(t);
+    }
+    return found;
+  };
+
+  /** UNDO-2: whether a target changed outside the log since its newest kept step. */
+  const editedSince = async (ids: readonly number[]) => {
+    const newest = new Map<string, UndoStep>();
+    for (const id of ids) {
+      const step = kept.get(id)?.step;
+      if (step) for (const t of step.targets) newest.set(t, step);
+    }
+    for (const step of new Set(newest.values())) {
+      try {
+        if (step.changedSince && (await step.changedSince())) return true;
+      } catch {
+        // A target that cannot say is treated as changed: the user is asked rather than surprised.
+        return true;
+      }
+    }
+    return false;
+  };
+
+  /** Runs one row's step and logs it as the user's own row; the envelope says whether it put its target back. */
+  const undoOne = async (entry: LogEntry, step: UndoStep): Promise<OperationResult> => {
+    const started = clock.now();
+    let result: OperationResult;
+    try {
+      const value = await step.undo();
+      result = failedEnvelope(value)
+        ? fail(ErrorCode.failed, `could not undo: ${String(value.error?.message ?? 'the tool said it failed')}`)
+        : succeed({ undone: entry.id });
+    } catch (error) {
+      result = fail(ErrorCode.failed, `could not undo: ${describeError(error)}`);
+    }
+    if (result.ok) {
+      release(entry.id);
+      mark(entry.id, 'undone');
+    }
+    const time = clock.now();
+    log.add(describeCall({ time, tool: entry.tool, name: entry.name, args: { undo: entry.id }, result, via: 'user', by: 'user', durationMs: time - started }));
+    return result;
+  };
+
+  const undoNow = async (id: number): Promise<UndoAnswer> => {
+    let shown: string | null = null;
+    for (;;) {
+      const entry = entryOf(id);
+      if (!entry || entry.undo !== 'available' || !kept.get(id)?.step) {
+        return { status: 'unavailable', reason: `row ${id} has nothing to undo (${entry?.undo ?? 'not in the log'})` };
+      }
+      const later = laterRows(id);
+      const order = [...later].reverse();
+      const edited = await editedSince([id, ...later]);
+      const key = `${later.join(',')}|${edited}`;
+      // Asked, and nothing new since the user answered: undo. A row logged while the dialog was up
+      // asks again, with it listed.
+      let done: (() => void) | null = null;
+      if ((later.length || edited) && shown !== key) {
+        const laterEntries = later.map(entryOf).filter((e): e is LogEntry => !!e);
+        const answer = await queue.request({
+          tool: entry.tool, name: entry.name, content: describe(entry, laterEntries, edited), by: 'user',
+          undo: { later: laterEntries.map((e) => ({ name: e.name, time: e.time })), edited },
+        });
+        if (!answer) return { status: 'declined' };
+        shown = key;
+        done = answer.done;
+        // The rows may have changed while the dialog was up: look again before anything runs.
+        const again = laterRows(id);
+        const editedAgain = await editedSince([id, ...again]);
+        if (`${again.join(',')}|${editedAgain}` !== key || entryOf(id)?.undo !== 'available') {
+          done();
+          continue;
+        }
+      }
+      try {
+        const undone: number[] = [];
+        for (const rowId of [...order, id]) {
+          const row = entryOf(rowId);
+          const step = kept.get(rowId)?.step;
+          // A later row dropped by the budget: its change goes with this undo; its row says dropped.
+          if (!row || !step) continue;
+          const result = await undoOne(row, step);
+          if (!result.ok) return { status: 'failed', message: result.error.message, undone };
+          undone.push(rowId);
+        }
+        return { status: 'undone', undone };
+      } finally {
+        done?.();
+      }
+    }
+  };
+
+  return {
+    keep(entry, step) {
+      kept.set(entry.id, { targets: [...step.targets], step });
+      bytes += step.bytes;
+      // A step larger than the whole budget goes itself, and the others stay.
+      if (step.bytes > budgetBytes) return drop(entry.id);
+      // UNDO-4: the oldest first, until the kept ones fit.
+      for (const [id, record] of kept) {
+        if (bytes <= budgetBytes) break;
+        if (record.step) drop(id);
+      }
+    },
+    async undo(id) {
+      if (running) return { status: 'unavailable', reason: 'another undo is running' };
+      running = true;
+      try {
+        return await undoNow(id);
+      } finally {
+        running = false;
+      }
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}
