@@ -40,6 +40,8 @@ function statusText(state: SqlPageState): string {
     case 'unloaded':
       return 'SQL のエンジン(PGlite)は、最初の実行のときに読み込みます。';
     case 'loading':
+      // An undo from the log starts a new engine from the kept state (UNDO-1).
+      if (state.engine.restoring) return 'DB を元に戻しています…';
       return state.engine.resets > 0 ? 'DB を初期の状態に戻しています…' : 'SQL のエンジンを読み込んでいます…';
     case 'failed':
       return `SQL のエンジンを読み込めませんでした: ${state.engine.loadError ?? ''}`;
