@@ -6,13 +6,14 @@
  */
 import { MemoryFS } from '@electric-sql/pglite';
 import type { EmscriptenFs, Journal } from './journal.js';
+import type { DataFiles } from './protocol.js';
 
 /** PGlite's data directory in its Emscripten file system. */
 export const DATA_DIR = '/pglite/data';
 
 /** The part of PGlite's Emscripten module used here. */
 interface PgModule {
-  FS: EmscriptenFs;
+  FS: EmscriptenFs & { chmod(path: string, mode: number): void };
   _pgl_setPGliteActive(...args: unknown[]): unknown;
 }
 
@@ -23,7 +24,8 @@ interface PgModule {
  * @example const db = await PGlite.create({ fs: new JournalledMemoryFS(journal), loadDataDir });
  */
 export class JournalledMemoryFS extends MemoryFS {
-  constructor(readonly journal: Journal) {
+  /** @param files a restore's data directory, written before PGlite looks for one (it then resumes it). */
+  constructor(readonly journal: Journal, private readonly files?: DataFiles) {
     super();
   }
 
@@ -32,6 +34,7 @@ export class JournalledMemoryFS extends MemoryFS {
     const pg = this.pg as unknown as { mod?: PgModule; Module?: PgModule } | undefined;
     const mod = pg?.mod ?? pg?.Module;
     if (!mod) throw new Error('PGlite has no module to journal');
+    if (this.files) writeFiles(mod.FS, this.files);
     const start = mod._pgl_setPGliteActive;
     const journal = this.journal;
     mod._pgl_setPGliteActive = function (this: unknown, ...args: unknown[]) {
@@ -41,4 +44,36 @@ export class JournalledMemoryFS extends MemoryFS {
       return start.apply(this, args);
     };
   }
+}
+
+/** Writes a data directory's entries under {@link DATA_DIR}, parents first, with their modes. */
+function writeFiles(fs: PgModule['FS'], { entries, modes }: DataFiles): void {
+  const paths = Object.keys(entries).sort((a, b) => a.split('/').length - b.split('/').length);
+  fs.mkdirTree(DATA_DIR);
+  for (const path of paths) {
+    const bytes = entries[path];
+    if (bytes === null) fs.mkdirTree(DATA_DIR + path);
+    else fs.writeFile(DATA_DIR + path, bytes);
+  }
+  for (const path of paths) if (modes[path] !== undefined) fs.chmod(DATA_DIR + path, modes[path]);
+}
+
+/** Every entry of the data directory with its bytes (copies) and mode. */
+export function readFiles(fs: { readdir(path: string): string[]; isDir(mode: number): boolean; stat(path: string): { mode: number }; readFile(path: string): Uint8Array }): DataFiles {
+  const files: DataFiles = { entries: {}, modes: {} };
+  const walk = (dir: string) => {
+    for (const name of fs.readdir(dir)) {
+      if (name === '.' || name === '..') continue;
+      const path = `${dir}/${name}`;
+      const key = path.slice(DATA_DIR.length);
+      const { mode } = fs.stat(path);
+      files.modes[key] = mode;
+      if (fs.isDir(mode)) {
+        files.entries[key] = null;
+        walk(path);
+      } else files.entries[key] = fs.readFile(path);
+    }
+  };
+  walk(DATA_DIR);
+  return files;
 }

@@ -1,6 +1,6 @@
 /**
  * Messages between {@link SqlEngine} (main thread) and the SQL worker (`worker.ts`).
- * Kept in one file so both sides are type-checked against the same shapes.
+ * Kept in one file so both sides are type-checked against the same shapes (and no PGlite import).
  *
  * main → worker: `init` once, then any number of `run` (one at a time).
  * worker → main: `ready` or `init-failed` after `init`; one `result` per `run`.
@@ -55,10 +55,18 @@ export interface InitMessage {
   initdbWasmModule: WebAssembly.Module;
   /** pglite.data (the Emscripten file-system bundle). */
   fsBundle: Blob;
-  /** The build-time dump of a freshly initialised data directory (gzip tar), or a restore's tar. */
+  /** The build-time dump of a freshly initialised data directory (gzip tar). */
   dataDir: Blob;
+  /** A restore's files: the data directory starts from them instead of `dataDir` (UNDO-1). */
+  files?: DataFiles;
   /** A restore's undo windows older than the restored point (journal.ts), kept by the new worker. */
   segments?: Segment[];
+}
+
+/** A data directory's entries by path (relative to it): a file's bytes, or null for a directory; with modes. */
+export interface DataFiles {
+  entries: Record<string, Uint8Array | null>;
+  modes: Record<string, number>;
 }
 
 /** Runs `sql` (one or more statements) in one transaction. */
@@ -130,14 +138,21 @@ export type RunReply =
   | { type: 'result'; id: number; ok: false; refused: RefusedStatement };
 
 export type RestoreReply =
-  | { type: 'restored'; id: number; ok: true; dataDir: Blob; segments: Segment[] }
+  | { type: 'restored'; id: number; ok: true; files: DataFiles; segments: Segment[] }
   | { type: 'restored'; id: number; ok: false; message: string };
 
-/** The data directory's files by path (relative to it); directories have no bytes. */
+/** The data directory's files as they are now. */
 export interface FilesReply {
   type: 'files';
   id: number;
-  files: Record<string, Uint8Array | null>;
+  files: DataFiles;
 }
 
 export type FromWorker = ReadyMessage | InitFailedMessage | RunReply | RestoreReply | FilesReply;
+
+/** The buffers of `files`, to transfer rather than copy (each file's bytes are a copy of their own). */
+export function buffersOf(files: DataFiles): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const bytes of Object.values(files.entries)) if (bytes && bytes.buffer instanceof ArrayBuffer) buffers.push(bytes.buffer);
+  return buffers;
+}

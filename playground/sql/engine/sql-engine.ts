@@ -10,7 +10,7 @@ import type { Clock } from 'ai-ops/internals';
 import { systemClock } from '../../shared/clock.js';
 import type { SqlRunOutcome } from 'ai-ops/tools/sql';
 import type { Segment } from './journal.js';
-import type { FromWorker, InitMessage, RefusedStatement, RestoreReply, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type RefusedStatement, type RestoreReply, type RunReply, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 
 
 export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
@@ -181,7 +181,7 @@ interface Assets {
 
 /** What the next worker starts from instead of the build-time dump: a restore's files and windows. */
 interface StartFrom {
-  dataDir: Blob;
+  files: DataFiles;
   segments: Segment[];
 }
 
@@ -348,6 +348,8 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     if (this.#busy || this.#snapshot.state !== 'ready' || !worker) throw new Error('SQL is running or the engine is loading: undo when it ends');
     this.#busy = true;
     this.#set({ state: 'loading', loadError: null, restoring: true }, { type: 'state', state: 'loading' });
+    // The next worker loads its script while this one rewinds its files.
+    let next: Worker | undefined = this.#newWorker();
     try {
       const id = this.#nextId++;
       const reply = await new Promise<RestoreReply>((resolve) => {
@@ -362,9 +364,11 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
       worker.terminate();
       this.#worker = undefined;
       this.#writes++;
-      this.#ready = this.#boot({ dataDir: reply.dataDir, segments: reply.segments });
+      this.#ready = this.#boot({ files: reply.files, segments: reply.segments }, next);
+      next = undefined;
       await this.#ready;
     } finally {
+      next?.terminate();
       this.#restoring = undefined;
       this.#busy = false;
       if (this.#snapshot.restoring) this.#set({ restoring: false }, { type: 'state', state: this.#snapshot.state });
@@ -397,13 +401,16 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     this.#set({ state, loadError }, { type: 'state', state });
   }
 
-  #boot(from?: StartFrom): Promise<void> {
+  #boot(from?: StartFrom, worker?: Worker): Promise<void> {
     this.#setState('loading');
     const ready: Promise<void> = this.#loadAssets()
       .then((assets) => {
         // dispose() during the fetch: start no worker nobody would terminate.
-        if (this.#ready !== ready) throw new Error('The SQL engine was disposed.');
-        return this.#spawn(from ? { ...assets, ...from } : assets);
+        if (this.#ready !== ready) {
+          worker?.terminate();
+          throw new Error('The SQL engine was disposed.');
+        }
+        return this.#spawn(from ? { ...assets, ...from } : assets, worker);
       })
       .then(
         () => {
@@ -465,8 +472,11 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     return WebAssembly.compile(await response.arrayBuffer());
   }
 
-  #spawn(assets: Assets & { segments?: Segment[] }): Promise<void> {
-    const worker = new Worker(new URL('worker.js', this.#engineUrl), { type: 'module', name: 'sql-engine' });
+  #newWorker(): Worker {
+    return new Worker(new URL('worker.js', this.#engineUrl), { type: 'module', name: 'sql-engine' });
+  }
+
+  #spawn(assets: Assets & Partial<StartFrom>, worker = this.#newWorker()): Promise<void> {
     this.#worker = worker;
     return new Promise<void>((resolve, reject) => {
       let started = false;
@@ -492,12 +502,13 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
         else this.#onCrash(detail);
       });
       const init: InitMessage = { type: 'init', ...assets };
-      this.#post(worker, init);
+      // A restore's files are used once: moved, not copied.
+      this.#post(worker, init, assets.files ? buffersOf(assets.files) : []);
     });
   }
 
-  #post(worker: Worker, message: ToWorker): void {
-    worker.postMessage(message);
+  #post(worker: Worker, message: ToWorker, transfer: Transferable[] = []): void {
+    worker.postMessage(message, transfer);
   }
 
   #execute(sql: string, { timeoutMs, maxRows, signal, keep }: SqlRunOptions): Promise<SqlRunResult> {

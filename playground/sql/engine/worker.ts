@@ -9,8 +9,8 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
 import { toJsonRow } from '../values.js';
 import { Journal } from './journal.js';
-import { DATA_DIR, JournalledMemoryFS } from './journal-fs.js';
-import type { FromWorker, InitMessage, KeptUndo, RestoreMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { DATA_DIR, JournalledMemoryFS, readFiles } from './journal-fs.js';
+import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type KeptUndo, type RestoreMessage, type RunMessage, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 import { findTransactionControl } from './transaction-control.js';
 
 /** At most this many bytes of undo windows are kept (UNDO-4: the log's budget across tools is 64 MB too). */
@@ -18,7 +18,7 @@ const JOURNAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
-  postMessage(message: FromWorker): void;
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
 }
 const scope = self as unknown as WorkerScope;
@@ -37,26 +37,16 @@ scope.addEventListener('message', (event) => {
   } else if (message.type === 'release') {
     journal.release(message.segment);
   } else if (message.type === 'files') {
-    void database?.then((db) => scope.postMessage({ type: 'files', id: message.id, files: filesOf(db) }));
+    void database?.then((db) => {
+      const files = filesOf(db);
+      scope.postMessage({ type: 'files', id: message.id, files }, buffersOf(files));
+    });
   }
 });
 
-/** Every file of the data directory, for the tests' byte-for-byte comparisons. */
-function filesOf(db: PGlite): Record<string, Uint8Array | null> {
-  const fs = (db as unknown as { mod: { FS: { readdir(path: string): string[]; isDir(mode: number): boolean; stat(path: string): { mode: number }; readFile(path: string): Uint8Array } } }).mod.FS;
-  const files: Record<string, Uint8Array | null> = {};
-  const walk = (dir: string) => {
-    for (const name of fs.readdir(dir)) {
-      if (name === '.' || name === '..') continue;
-      const path = `${dir}/${name}`;
-      if (fs.isDir(fs.stat(path).mode)) {
-        files[path.slice(DATA_DIR.length)] = null;
-        walk(path);
-      } else files[path.slice(DATA_DIR.length)] = fs.readFile(path);
-    }
-  };
-  walk(DATA_DIR);
-  return files;
+/** The data directory's files, for the tests' byte-for-byte comparisons. */
+function filesOf(db: PGlite): DataFiles {
+  return readFiles((db as unknown as { mod: { FS: Parameters<typeof readFiles>[0] } }).mod.FS);
 }
 
 async function start(init: InitMessage): Promise<PGlite> {
@@ -64,12 +54,13 @@ async function start(init: InitMessage): Promise<PGlite> {
   journal = new Journal(DATA_DIR, init.segments ?? []);
   try {
     const db = await PGlite.create({
-      fs: new JournalledMemoryFS(journal),
+      fs: new JournalledMemoryFS(journal, init.files),
       pgliteWasmModule: init.pgliteWasmModule,
       // Not run (the data dir is loaded from the dump), but PGlite prefetches initdb.wasm unless given one.
       initdbWasmModule: init.initdbWasmModule,
       fsBundle: init.fsBundle,
-      loadDataDir: init.dataDir,
+      // A restore's files are written by the file system itself; PGlite then resumes them.
+      ...(init.files ? {} : { loadDataDir: init.dataDir }),
     });
     scope.postMessage({ type: 'ready', ms: performance.now() - started });
     return db;
@@ -110,12 +101,8 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
     let raw: Results[];
     try {
-      raw = await db.transaction(async (tx) => {
-        const results = await tx.exec(sql, { rowMode: 'array' });
-        // UNDO-4: a transaction that wrote nothing has no transaction id; it keeps nothing.
-        if (keep) changed = (await tx.query<[boolean]>('select txid_current_if_assigned() is not null', [], { rowMode: 'array' })).rows[0]?.[0] === true;
-        return results;
-      });
+      if (keep) ({ raw, changed } = await runKept(db, sql));
+      else raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
     } catch (error) {
       if (keep) journal.mergeLast();
       throw error;
@@ -132,7 +119,8 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     try {
       scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo });
     } catch (error) {
-      // A value the structured clone cannot copy; the transaction is committed all the same.
+      // A value the structured clone cannot copy; the transaction is committed all the same (no step).
+      if (undo) journal.release(undo.segment);
       scope.postMessage({ type: 'result', id, ok: false, error: { message: `The result could not be sent: ${messageOf(error)}` } });
     }
   } catch (error) {
@@ -141,8 +129,29 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
 }
 
 /**
+ * The run's transaction as PGlite's `transaction()` sends it (BEGIN, the text as one simple query,
+ * COMMIT or ROLLBACK), with one change: the COMMIT also asks whether the transaction got an id,
+ * that is whether it wrote anything (UNDO-4), in the same round trip, so a read pays nothing more.
+ */
+async function runKept(db: PGlite, sql: string): Promise<{ raw: Results[]; changed: boolean }> {
+  await db.exec('BEGIN');
+  let open = true;
+  try {
+    const raw = await db.exec(sql, { rowMode: 'array' });
+    open = false;
+    const [check, commit] = await db.exec('SELECT txid_current_if_assigned() IS NOT NULL; COMMIT', { rowMode: 'array' });
+    // A COMMIT that rolled back (its transaction had failed) answers the tag ROLLBACK.
+    if (commit?.command === 'ROLLBACK') throw new Error('The transaction was rolled back at COMMIT.');
+    return { raw, changed: (check?.rows[0] as unknown[] | undefined)?.[0] === true };
+  } catch (error) {
+    if (open) await db.exec('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/**
  * UNDO-1: puts the files back as they were before run `segment` (every newer window undone,
- * newest first) and sends them as a tar; the page replaces this worker with one started from it.
+ * newest first) and sends them; the page replaces this worker with one started from it.
  * This worker's Postgres no longer matches its files after this, so it is never used again.
  */
 async function restore({ id, segment }: RestoreMessage): Promise<void> {
@@ -151,8 +160,9 @@ async function restore({ id, segment }: RestoreMessage): Promise<void> {
     if (!db) throw new Error('The SQL engine was not initialised.');
     if (!journal.has(segment)) throw new Error('the database as it was before that call is no longer kept');
     const older = journal.rewindTo(segment);
-    const dataDir = await db.dumpDataDir('none');
-    scope.postMessage({ type: 'restored', id, ok: true, dataDir, segments: older });
+    // The files themselves, moved (not copied, nor packed into a tar) to the next worker.
+    const files = filesOf(db);
+    scope.postMessage({ type: 'restored', id, ok: true, files, segments: older }, buffersOf(files));
   } catch (error) {
     scope.postMessage({ type: 'restored', id, ok: false, message: messageOf(error) });
   }
