@@ -12,6 +12,12 @@ import type { SqlStorage } from './storage.js';
 /** The undo steps' target: the one database of the page's engine (UNDO-2 meets on it). */
 export const SQL_UNDO_TARGET = 'sql:database';
 
+/** UNDO-4: what the answer says of a change too large to keep. */
+export function notKeptNote(bytes: number, limit: number): string {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `this change replaced ${mb(bytes)} of the database, more than the ${mb(limit)} kept to undo changes: it cannot be undone from the log, and neither can the DB's earlier changes`;
+}
+
 /** Who started a run. */
 export type RunOrigin = 'user' | 'agent';
 
@@ -244,6 +250,9 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
       const answer = toRunOutcome(outcome);
       // UNDO-4: only a run that changed the database kept a point.
       if (outcome.kind === 'results' && outcome.undo && answer.kind === 'exited' && answer.ended === 'committed') return { ...answer, undo: undoStep(outcome.undo) };
+      if (outcome.kind === 'results' && outcome.notKept !== undefined && answer.kind === 'exited' && answer.ended === 'committed') {
+        return { ...answer, undoNote: notKeptNote(outcome.notKept, engine.undoLimitBytes) };
+      }
       return answer;
     },
   };

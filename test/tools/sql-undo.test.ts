@@ -262,3 +262,38 @@ describe('sql_run_query undo steps (the SQL page over the real engine)', functio
     expect(await user("select count(*) from information_schema.tables where table_schema = 'public'")).to.deep.equal([[0]]);
   });
 });
+
+describe('sql_run_query undo within the budget (UNDO-4)', function () {
+  this.timeout(120000);
+
+  // A budget of 512 KB: an update of 10,000 rows replaces more than that.
+  const engine = new SqlEngine({ engineUrl, undoLimitBytes: 512 * 1024 });
+  const page = createSqlPage({ embedId: 'undo-budget', engine, storage: { load: async () => undefined, save: async () => {} } });
+  const operation = compileOperation(createSqlOperations(page.adapter).find((d) => d.name === 'sql_run_query')!);
+  const hooks = { isEnabled: () => true, skipsConfirmation: () => true, confirm: async () => null };
+  const agent = async (sql: string) => {
+    const { json, undo } = await runCall(operation, { sql }, hooks);
+    return { result: JSON.parse(json) as { ok: boolean; undoNote?: string }, undo };
+  };
+
+  before(async () => {
+    while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
+    await page.run(TEN_THOUSAND, { by: 'user' });
+  });
+  after(() => engine.dispose());
+
+  it('[UNDO-4] a change larger than the budget by itself hands no step and says so in its answer; an earlier step then says its before-state is gone', async () => {
+    const small = await agent("insert into items values (-1, 'small', 1)");
+    expect(small.undo).to.not.equal(null);
+    expect(small.result.undoNote).to.equal(undefined);
+    const large = await agent("update items set name = name || ' and more'");
+    expect(large.result.ok).to.equal(true);
+    expect(large.undo).to.equal(null);
+    expect(large.result.undoNote).to.match(/^this change replaced [\d.]+ MB of the database, more than the 0\.5 MB kept to undo changes: it cannot be undone/);
+    let error: unknown;
+    await small.undo!.undo().catch((e: unknown) => (error = e));
+    expect(String(error)).to.include('no longer kept');
+    const rows = await page.run("select name from items where id in (-1, 1) order by id", { by: 'user' });
+    expect(rows.kind === 'results' && rows.results[0].rows).to.deep.equal([['small and more'], ['item 1 and more']]);
+  });
+});

@@ -58,7 +58,11 @@ export interface SqlErrorLike {
  * - `refused`: the SQL holds transaction control (COMMIT, ROLLBACK, BEGIN …); nothing ran (SQL-8).
  */
 export type SqlRunEnd =
-  | { readonly ended: 'committed'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number; readonly undo?: UndoStep | null }
+  | {
+      readonly ended: 'committed'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number; readonly undo?: UndoStep | null;
+      /** Why a run that changed the database has no step (too large to keep): the answer says so (UNDO-4). */
+      readonly undoNote?: string;
+    }
   | { readonly ended: 'rolled-back'; readonly error: SqlErrorLike }
   | { readonly ended: 'refused'; readonly error: { readonly message: string; readonly position?: number } };
 

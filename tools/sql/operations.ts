@@ -53,7 +53,7 @@ function sqlFailure(error: SqlErrorLike): OperationFailure {
 function sqlEnded(end: SqlRunEnd): OperationResult {
   switch (end.ended) {
     case 'committed':
-      return succeed({ results: end.results.map(statement), ms: end.ms });
+      return succeed({ results: end.results.map(statement), ms: end.ms, ...(end.undoNote ? { undoNote: end.undoNote } : {}) });
     case 'rolled-back':
       return sqlFailure(end.error);
     case 'refused': {

@@ -61,6 +61,8 @@ export interface InitMessage {
   files?: DataFiles;
   /** A restore's undo windows older than the restored point (journal.ts), kept by the new worker. */
   segments?: Segment[];
+  /** The undo windows' budget in bytes; 64 MB when absent (UNDO-4). */
+  journalLimitBytes?: number;
 }
 
 /** A data directory's entries by path (relative to it): a file's bytes, or null for a directory; with modes. */
@@ -133,7 +135,11 @@ export interface InitFailedMessage {
 }
 
 export type RunReply =
-  | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number; changed: boolean; undo: KeptUndo | null }
+  | {
+      type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number; changed: boolean; undo: KeptUndo | null;
+      /** The run changed more than the budget by itself: these bytes were not kept, nor any older window. */
+      notKept?: number;
+    }
   | { type: 'result'; id: number; ok: false; error: SqlError }
   | { type: 'result'; id: number; ok: false; refused: RefusedStatement };
 

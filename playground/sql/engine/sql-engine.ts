@@ -84,7 +84,7 @@ export type SqlEngineListener = (snapshot: SqlEngineSnapshot, event: SqlEngineEv
  *   replaced as for a timeout; false: it had not started (nothing ran, nothing was reset).
  */
 export type SqlRunResult =
-  | { ok: true; kind: 'results'; results: StatementResult[]; ms: number; undo?: SqlUndoPoint | null }
+  | { ok: true; kind: 'results'; results: StatementResult[]; ms: number; undo?: SqlUndoPoint | null; notKept?: number }
   | { ok: false; kind: 'error'; error: SqlError }
   | { ok: false; kind: 'refused'; error: RefusedStatement }
   | { ok: false; kind: 'timeout'; timeoutMs: number }
@@ -153,6 +153,8 @@ export interface SqlEngineOptions {
   engineUrl?: string | URL;
   /** Timers for `timeoutMs` and `now()` for reset times. */
   clock?: Clock;
+  /** The undo journal's budget in bytes (UNDO-4); 64 MB by default, smaller in tests. */
+  undoLimitBytes?: number;
 }
 
 /** Thrown (as a rejection) by `run()` while another run is loading or executing. */
@@ -226,10 +228,17 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   /** Bumped on every change of the database: a run that wrote, a reset, an undo (changedSince). */
   #writes = 0;
   #restoring: PendingRestore | undefined;
+  readonly #undoLimit: number | undefined;
 
   constructor(options: SqlEngineOptions = {}) {
     this.#engineUrl = new URL(options.engineUrl ?? 'engine/', document.baseURI);
     this.#clock = options.clock ?? systemClock;
+    this.#undoLimit = options.undoLimitBytes;
+  }
+
+  /** The undo journal's budget in bytes (UNDO-4). */
+  get undoLimitBytes(): number {
+    return this.#undoLimit ?? 64 * 1024 * 1024;
   }
 
   /** Counts the changes of the database (runs that wrote, resets, undos); cheap to compare (UNDO-2). */
@@ -501,7 +510,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
         if (!started) reject(new Error(`The SQL engine failed to start: ${detail}`));
         else this.#onCrash(detail);
       });
-      const init: InitMessage = { type: 'init', ...assets };
+      const init: InitMessage = { type: 'init', ...assets, ...(this.#undoLimit === undefined ? {} : { journalLimitBytes: this.#undoLimit }) };
       // A restore's files are used once: moved, not copied.
       this.#post(worker, init, assets.files ? buffersOf(assets.files) : []);
     });
@@ -547,7 +556,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     if (reply.ok) {
       if (reply.changed) this.#writes++;
       const undo = reply.undo ? { ...reply.undo, lineage: this.#lineage } : null;
-      pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms, undo });
+      pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms, undo, ...(reply.notKept === undefined ? {} : { notKept: reply.notKept }) });
     }
     else if ('refused' in reply) pending.resolve({ ok: false, kind: 'refused', error: reply.refused });
     else pending.resolve({ ok: false, kind: 'error', error: reply.error });

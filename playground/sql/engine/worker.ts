@@ -13,8 +13,9 @@ import { DATA_DIR, JournalledMemoryFS, readFiles } from './journal-fs.js';
 import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type KeptUndo, type RestoreMessage, type RunMessage, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 import { findTransactionControl } from './transaction-control.js';
 
-/** At most this many bytes of undo windows are kept (UNDO-4: the log's budget across tools is 64 MB too). */
+/** At most this many bytes of undo windows are kept by default (UNDO-4: the log's budget across tools is 64 MB too). */
 const JOURNAL_LIMIT_BYTES = 64 * 1024 * 1024;
+let journalLimit = JOURNAL_LIMIT_BYTES;
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
@@ -52,6 +53,7 @@ function filesOf(db: PGlite): DataFiles {
 async function start(init: InitMessage): Promise<PGlite> {
   const started = performance.now();
   journal = new Journal(DATA_DIR, init.segments ?? []);
+  journalLimit = init.journalLimitBytes ?? JOURNAL_LIMIT_BYTES;
   try {
     const db = await PGlite.create({
       fs: new JournalledMemoryFS(journal, init.files),
@@ -109,15 +111,20 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     }
     const ms = performance.now() - started;
     let undo: KeptUndo | null = null;
-    if (keep && changed) {
-      journal.trim(JOURNAL_LIMIT_BYTES);
-      const segment = journal.segments.at(-1);
-      if (segment?.id === id) undo = { segment: id, bytes: segment.bytes };
+    let notKept: number | undefined;
+    const segment = journal.segments.at(-1);
+    if (keep && changed && segment?.id === id && segment.bytes > journalLimit) {
+      // Over the budget by itself: nothing is kept, and older windows cannot rewind past it either.
+      notKept = segment.bytes;
+      journal.clear();
+    } else if (keep && changed && segment?.id === id) {
+      journal.trim(journalLimit);
+      undo = { segment: id, bytes: segment.bytes };
     } else if (keep) {
       journal.mergeLast();
     }
     try {
-      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo });
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo, ...(notKept === undefined ? {} : { notKept }) });
     } catch (error) {
       // A value the structured clone cannot copy; the transaction is committed all the same (no step).
       if (undo) journal.release(undo.segment);
