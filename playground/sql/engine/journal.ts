@@ -68,6 +68,8 @@ export interface Segment {
   readonly paths: Map<string, Before>;
   /** Bytes of file contents the segment holds. */
   bytes: number;
+  /** Its step is gone: the window stays only while an older step needs it (carried across a restore). */
+  released?: boolean;
 }
 
 /** Joins `path` to the cwd when relative and removes `.`, `..` and repeated slashes. */
@@ -95,7 +97,6 @@ export class Journal {
   readonly #segments: Segment[];
   #fs: EmscriptenFs | undefined;
   #paused = false;
-  readonly #released = new Set<number>();
 
   /** @param root the data directory; only paths inside it are kept. */
   constructor(root: string, carried: readonly Segment[] = []) {
@@ -146,16 +147,13 @@ export class Journal {
    * needed while an older step still is. Leading windows nobody can go back to are forgotten.
    */
   release(id: number): void {
-    this.#released.add(id);
+    for (const segment of this.#segments) if (segment.id === id) segment.released = true;
     this.#prune();
   }
 
   /** Leading windows that no kept step opened: nobody goes back to their start. */
   #prune(): void {
-    while (this.#segments.length > 1 && (this.#segments[0].id === 0 || this.#released.has(this.#segments[0].id))) {
-      this.#released.delete(this.#segments[0].id);
-      this.#segments.shift();
-    }
+    while (this.#segments.length > 1 && (this.#segments[0].id === 0 || this.#segments[0].released)) this.#segments.shift();
   }
 
   /** Forgets every window: the files changed in a way nobody recorded (a run with keeping off). */
