@@ -103,7 +103,7 @@ export default function SqlConsole() {
             <span className="spacer" />
             <button
               type="button" className="tool-button primary" id="run" aria-describedby="run-help"
-              disabled={!state.loaded || running} aria-busy={running} onClick={() => void page.runEditor()}
+              disabled={!state.loaded || running || state.engine.restoring} aria-busy={running} onClick={() => void page.runEditor()}
             >
               {running ? (state.runningBy === 'agent' ? '実行中…(AI)' : '実行中…') : '実行'}
             </button>
