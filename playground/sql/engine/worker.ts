@@ -16,6 +16,12 @@ import { findTransactionControl } from './transaction-control.js';
 /** At most this many bytes of undo windows are kept by default (UNDO-4: the log's budget across tools is 64 MB too). */
 const JOURNAL_LIMIT_BYTES = 64 * 1024 * 1024;
 let journalLimit = JOURNAL_LIMIT_BYTES;
+/**
+ * An undo starts Postgres on the kept files, which replays the WAL written since the last
+ * checkpoint; PGlite never checkpoints by itself, so after a run that wrote, one is made once
+ * this much WAL piled up (a few ms), keeping an undo's replay short (its ≤ 1 s budget).
+ */
+const CHECKPOINT_AFTER_WAL_BYTES = 8 * 1024 * 1024;
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
@@ -110,6 +116,9 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
       throw error;
     }
     const ms = performance.now() - started;
+    // Inside the run's window, so what the checkpoint overwrites is kept with its step.
+    // A failed checkpoint changes nothing the run did: the run stays committed, the next one tries again.
+    if (keep && changed) await checkpointIfWalPiledUp(db).catch(() => {});
     let undo: KeptUndo | null = null;
     let notKept: number | undefined;
     const segment = journal.segments.at(-1);
@@ -133,6 +142,12 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
   } catch (error) {
     scope.postMessage({ type: 'result', id, ok: false, error: sqlError(error) });
   }
+}
+
+/** See {@link CHECKPOINT_AFTER_WAL_BYTES}. */
+async function checkpointIfWalPiledUp(db: PGlite): Promise<void> {
+  const since = await db.query<[number]>('SELECT (pg_current_wal_lsn() - redo_lsn)::float8 FROM pg_control_checkpoint()', [], { rowMode: 'array' });
+  if ((since.rows[0]?.[0] ?? 0) > CHECKPOINT_AFTER_WAL_BYTES) await db.exec('CHECKPOINT');
 }
 
 /**
