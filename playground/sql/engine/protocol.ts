@@ -145,7 +145,8 @@ export type RunReply =
 
 export type RestoreReply =
   | { type: 'restored'; id: number; ok: true; files: DataFiles; segments: Segment[] }
-  | { type: 'restored'; id: number; ok: false; message: string };
+  /** `intact`: the worker changed nothing and goes on; otherwise its files no longer match its Postgres. */
+  | { type: 'restored'; id: number; ok: false; intact: boolean; message: string };
 
 /** The data directory's files as they are now. */
 export interface FilesReply {

@@ -366,8 +366,11 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
         this.#post(worker, { type: 'restore', id, segment: point.segment });
       });
       if (!reply.ok) {
-        // Checked before the worker changed anything: it goes on as it was.
-        if (this.#worker === worker) this.#setState('ready');
+        if (this.#worker === worker) {
+          // Failed before the worker changed anything: it goes on as it was; else nothing is left to trust.
+          if (reply.intact) this.#setState('ready');
+          else this.#restart('crash', { ok: false, kind: 'cancelled' });
+        }
         throw new Error(reply.message);
       }
       worker.terminate();
@@ -591,7 +594,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   /** Replaces the worker (the only way to stop a query), reports the reset, starts a fresh one. */
   #restart(reason: SqlResetReason, result: SqlRunResult): void {
-    this.#restoring?.resolve({ type: 'restored', id: this.#restoring.id, ok: false, message: 'the SQL engine stopped during the undo; the DB was reset to its initial state' });
+    this.#restoring?.resolve({ type: 'restored', id: this.#restoring.id, ok: false, intact: false, message: 'the SQL engine stopped during the undo; the DB was reset to its initial state' });
     const pending = this.#pending;
     this.#pending = undefined;
     this.#worker?.terminate();

@@ -177,16 +177,18 @@ async function runKept(db: PGlite, sql: string): Promise<{ raw: Results[]; chang
  * This worker's Postgres no longer matches its files after this, so it is never used again.
  */
 async function restore({ id, segment }: RestoreMessage): Promise<void> {
+  let intact = true;
   try {
     const db = await database;
     if (!db) throw new Error('The SQL engine was not initialised.');
     if (!journal.has(segment)) throw new Error('the database as it was before that call is no longer kept');
+    intact = false;
     const older = journal.rewindTo(segment);
     // The files themselves, moved (not copied, nor packed into a tar) to the next worker.
     const files = filesOf(db);
     scope.postMessage({ type: 'restored', id, ok: true, files, segments: older }, buffersOf(files));
   } catch (error) {
-    scope.postMessage({ type: 'restored', id, ok: false, message: messageOf(error) });
+    scope.postMessage({ type: 'restored', id, ok: false, intact, message: messageOf(error) });
   }
 }
 
