@@ -275,6 +275,7 @@ export class Journal {
   /** Keeps the blocks of [from, to) that the window has not kept yet and that existed when it opened. */
   #save(segment: Segment, before: Extract<Before, { kind: 'file' }>, node: FsNode, from: number, to: number): void {
     const end = Math.min(to, before.size);
+    if (from >= end) return;
     const contents = node.contents ?? new Uint8Array(0);
     for (let block = Math.floor(from / BLOCK); block * BLOCK < end; block++) {
       if (before.blocks.has(block)) continue;
