@@ -144,13 +144,14 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
   const released = new FinalizationRegistry<SqlUndoPoint>((point) => engine.release(point));
   /** The step of an agent's run that changed the database (UNDO-1). */
   const undoStep = (point: SqlUndoPoint): UndoStep => {
-    const writes = engine.writes;
+    const after = engine.version;
     const step: UndoStep = {
       targets: [SQL_UNDO_TARGET],
       bytes: point.bytes,
       undo: () => engine.restore(point),
-      // Any later change of the DB (the user's run, another call, a reset) moved the counter.
-      changedSince: () => engine.writes !== writes,
+      // Any later change of the DB (the user's run, another call, a reset) moved the version;
+      // undoing the later calls puts it back.
+      changedSince: () => engine.version !== after,
     };
     released.register(step, point);
     return step;

@@ -218,6 +218,8 @@ describe('sql_run_query undo steps (the SQL page over the real engine)', functio
     expect(await second.changedSince!()).to.equal(false);
     await second.undo();
     expect(await describe_()).to.equal(atSecond);
+    // The database is again what the first call left: nothing changed since it, as far as it knows.
+    expect(await first.changedSince!()).to.equal(false);
     // The swap replaced the worker; the older window came along.
     await first.undo();
     expect(await describe_()).to.equal(atFirst);

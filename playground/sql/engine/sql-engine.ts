@@ -61,6 +61,8 @@ export interface SqlUndoPoint {
   readonly bytes: number;
   /** The engine's lineage when the run ended: a reset to the initial state starts a new one. */
   readonly lineage: number;
+  /** The database's {@link SqlEngine.version} just before the run: what the undo puts back. */
+  readonly before: number;
 }
 
 /** What a listener is told besides the new snapshot. */
@@ -225,8 +227,12 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   #disposed = false;
   /** Bumped whenever the database goes back to its initial state: kept undo points are then gone. */
   #lineage = 0;
-  /** Bumped on every change of the database: a run that wrote, a reset, an undo (changedSince). */
-  #writes = 0;
+  /**
+   * Names the database's state: a new number after every change (a run that wrote, a reset), and
+   * after an undo the number of the state it put back, which is that state byte for byte.
+   */
+  #version = 0;
+  #versions = 0;
   #restoring: PendingRestore | undefined;
   readonly #undoLimit: number | undefined;
 
@@ -241,9 +247,12 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     return this.#undoLimit ?? 64 * 1024 * 1024;
   }
 
-  /** Counts the changes of the database (runs that wrote, resets, undos); cheap to compare (UNDO-2). */
-  get writes(): number {
-    return this.#writes;
+  /**
+   * The database's state as a number (UNDO-2's changedSince): equal to an earlier reading only when
+   * the database is that state again (nothing changed since, or the changes since were undone).
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** The current life-cycle state. */
@@ -375,7 +384,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
       }
       worker.terminate();
       this.#worker = undefined;
-      this.#writes++;
+      this.#version = point.before;
       this.#ready = this.#boot({ files: reply.files, segments: reply.segments }, next);
       next = undefined;
       await this.#ready;
@@ -435,6 +444,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
             this.#ready = undefined;
             // The next load starts from the initial state: no kept point is valid any more.
             this.#lineage++;
+            this.#version = ++this.#versions;
             this.#setState('failed', message);
           }
           throw error instanceof Error ? error : new Error(message);
@@ -557,8 +567,9 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     this.#finish(pending);
     this.#setState('ready');
     if (reply.ok) {
-      if (reply.changed) this.#writes++;
-      const undo = reply.undo ? { ...reply.undo, lineage: this.#lineage } : null;
+      const before = this.#version;
+      if (reply.changed) this.#version = ++this.#versions;
+      const undo = reply.undo ? { ...reply.undo, lineage: this.#lineage, before } : null;
       pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms, undo, ...(reply.notKept === undefined ? {} : { notKept: reply.notKept }) });
     }
     else if ('refused' in reply) pending.resolve({ ok: false, kind: 'refused', error: reply.refused });
@@ -601,7 +612,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     this.#worker = undefined;
     const at = this.#clock.now();
     this.#lineage++;
-    this.#writes++;
+    this.#version = ++this.#versions;
     this.#set({ resets: this.#snapshot.resets + 1, lastReset: { reason, at } }, { type: 'reset', reason, at });
     this.#ready = this.#boot();
     if (pending) {
