@@ -197,11 +197,11 @@ export class Journal {
     const journal = this;
     const { write, doSetAttr, unlink, rename, mknod, rmdir } = fs;
     fs.write = function (stream, buffer, offset, length, position, canOwn) {
-      if (length > 0) journal.#beforeWrite(stream, length, position);
+      if (length > 0 && journal.#active()) journal.#beforeWrite(stream, length, position);
       return write.call(fs, stream, buffer, offset, length, position, canOwn);
     };
     fs.doSetAttr = function (stream, node, attr) {
-      if (attr.size !== undefined) journal.#beforeTruncate(node, attr.size);
+      if (attr.size !== undefined && journal.#active()) journal.#beforeTruncate(node, attr.size);
       doSetAttr.call(fs, stream, node, attr);
     };
     fs.unlink = function (path) {
@@ -221,6 +221,11 @@ export class Journal {
       journal.#beforeCreate(path);
       return mknod.call(fs, path, mode, dev);
     };
+  }
+
+  /** Cheap first check of every wrapped call: is any window open to keep anything in? */
+  #active(): boolean {
+    return !this.#paused && this.#segments.length > 0;
   }
 
   #required(): EmscriptenFs {
