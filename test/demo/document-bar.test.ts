@@ -4,9 +4,9 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import * as React from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot, type Root } from 'react-dom/client';
 import { DocumentBar } from '../../playground/shared/document-bar.js';
 import { createDocumentState } from '../../playground/shared/document-state.js';
+import { reactRootPerTest } from '../helpers/react-root.js';
 
 let n = 0;
 function documents() {
@@ -28,35 +28,26 @@ async function until(check: () => boolean, what: string, ms = 3000): Promise<voi
 }
 
 describe('playground: the shared document bar', () => {
-  let container: HTMLElement;
-  let root: Root;
+  const react = reactRootPerTest();
   const startUrl = location.href;
 
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
-
   afterEach(() => {
-    root.unmount();
-    container.remove();
     history.replaceState(null, '', startUrl);
   });
 
   const render = (state: ReturnType<typeof documents>) =>
-    flushSync(() => root.render(React.createElement(DocumentBar, { documents: state, label: 'スライドの操作', newName: '新しいスライド' })));
-  const nameInput = () => container.querySelector<HTMLInputElement>('input[type="text"]')!;
-  const openSelect = () => container.querySelector('select')!;
+    flushSync(() => react.root.render(React.createElement(DocumentBar, { documents: state, label: 'スライドの操作', newName: '新しいスライド' })));
+  const nameInput = () => react.container.querySelector<HTMLInputElement>('input[type="text"]')!;
+  const openSelect = () => react.container.querySelector('select')!;
 
   it('[APP-5] a named toolbar of labelled controls (axe); the name is disabled until a document is open', async () => {
     const state = documents();
     render(state);
-    expect(container.querySelector('[role="toolbar"]')?.getAttribute('aria-label')).to.equal('スライドの操作');
+    expect(react.container.querySelector('[role="toolbar"]')?.getAttribute('aria-label')).to.equal('スライドの操作');
     expect(nameInput().disabled).to.equal(true);
     await state.open('welcome');
     await until(() => !nameInput().disabled && nameInput().value === 'ようこそ', 'the name');
-    await expect(container).to.be.accessible();
+    await expect(react.container).to.be.accessible();
   });
 
   it('[DOC-3] Enter renames the open document; Escape puts the name back without renaming', async () => {
@@ -90,7 +81,7 @@ describe('playground: the shared document bar', () => {
     const onPop = () => seen.push(location.search);
     addEventListener('popstate', onPop);
     try {
-      container.querySelector('button')!.click();
+      react.container.querySelector('button')!.click();
       await until(() => seen.length === 1, 'the navigation to the new document');
       expect(seen[0]).to.match(/^\?doc=doc-[\w-]+$/);
       const id = seen[0].slice('?doc='.length);

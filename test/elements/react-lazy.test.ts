@@ -3,27 +3,18 @@
 // the tags start bare and are defined by the test itself.
 import { expect } from '@open-wc/testing';
 import * as React from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { AiOpsConfirm, AiOpsLog } from '../../elements/react.js';
 import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog as AiOpsLogElement } from '../../elements/ai-ops-log.js';
 import type { AiOpsConfirm as AiOpsConfirmElement } from '../../elements/ai-ops-confirm.js';
 import { cleanupRuntimes, createTestRuntime } from './helpers.js';
+import { reactRootPerTest } from '../helpers/react-root.js';
 
 describe('React wrappers of the elements defined on demand', () => {
-  let container: HTMLElement;
-  let root: Root;
-
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
+  const react = reactRootPerTest();
 
   afterEach(() => {
-    root.unmount();
-    container.remove();
     cleanupRuntimes();
   });
 
@@ -32,18 +23,18 @@ describe('React wrappers of the elements defined on demand', () => {
     const clock = { now: () => 0, setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) };
     const logProps = { aiOps, strings: { logTitle: 'Operations' }, tool: 'slides', mode: 'tab', open: true, clock } as const;
     const confirmProps = { aiOps, strings: { confirmCancel: 'No' }, pointerGuardMs: 0, clock, automated: false };
-    const render = (title: string) => flushSync(() => root.render(React.createElement(React.Fragment, null,
+    const render = (title: string) => flushSync(() => react.root.render(React.createElement(React.Fragment, null,
       React.createElement(AiOpsLog, { ...logProps, strings: { logTitle: title } }),
       React.createElement(AiOpsConfirm, confirmProps as React.ComponentProps<typeof AiOpsConfirm>),
     )));
     render('before');
     expect(customElements.get('ai-ops-log') === undefined && customElements.get('ai-ops-confirm') === undefined, 'bare tags at first').to.equal(true);
     // The bare log keeps the attributes React gave it, before any of its code loads.
-    const bare = container.querySelector('ai-ops-log')!;
+    const bare = react.container.querySelector('ai-ops-log')!;
     expect([bare.getAttribute('tool'), bare.getAttribute('mode'), bare.hasAttribute('open'), bare.hasAttribute('aiOps')]).to.deep.equal(['slides', 'tab', true, false]);
     await loadAiOpsElements();
-    const log = container.querySelector<AiOpsLogElement>('ai-ops-log')!;
-    const confirm = container.querySelector<AiOpsConfirmElement>('ai-ops-confirm')!;
+    const log = react.container.querySelector<AiOpsLogElement>('ai-ops-log')!;
+    const confirm = react.container.querySelector<AiOpsConfirmElement>('ai-ops-confirm')!;
     await Promise.all([log.updateComplete, confirm.updateComplete]);
     // The classes' own list of public properties (Lit's declared ones, state left out).
     const declared = (tag: string) => [...(customElements.get(tag) as unknown as { elementProperties: Map<string, { state?: boolean }> }).elementProperties]

@@ -1,6 +1,5 @@
 import { expect } from '@open-wc/testing';
 import * as React from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { AiOpsConfirm, AiOpsLog, AiOpsSwitch, useAiOpsStore } from '../../elements/react.js';
 import type { AiOpsSwitch as AiOpsSwitchElement } from '../../elements/ai-ops-switch.js';
@@ -9,20 +8,12 @@ import type { AiOpsConfirm as AiOpsConfirmElement } from '../../elements/ai-ops-
 import type { AiOpsSwitchChangeEvent, AiOpsLogVisibilityChangeEvent } from '../../elements/events.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { cleanupRuntimes, createTestRuntime, statusReached, testOperations, textOf, until } from './helpers.js';
+import { reactRootPerTest } from '../helpers/react-root.js';
 
 describe('React wrappers', () => {
-  let container: HTMLElement;
-  let root: Root;
-
-  beforeEach(() => {
-    container = document.createElement('div');
-    document.body.append(container);
-    root = createRoot(container);
-  });
+  const react = reactRootPerTest();
 
   afterEach(() => {
-    root.unmount();
-    container.remove();
     cleanupRuntimes();
   });
 
@@ -32,13 +23,13 @@ describe('React wrappers', () => {
     const changes: AiOpsSwitchChangeEvent['detail'][] = [];
     const visibility: boolean[] = [];
     flushSync(() => {
-      root.render(React.createElement(React.Fragment, null,
+      react.root.render(React.createElement(React.Fragment, null,
         React.createElement(AiOpsSwitch, { tool: 'slides', aiOps, onSwitchChange: (e: AiOpsSwitchChangeEvent) => changes.push(e.detail) }),
         React.createElement(AiOpsConfirm, { aiOps }),
         React.createElement(AiOpsLog, { aiOps, mode: 'tab', onVisibilityChange: (e: AiOpsLogVisibilityChangeEvent) => visibility.push(e.detail.visible) }),
       ));
     });
-    const el = container.querySelector('ai-ops-switch') as AiOpsSwitchElement;
+    const el = react.container.querySelector('ai-ops-switch') as AiOpsSwitchElement;
     expect(el).to.exist;
     expect(el.aiOps).to.equal(aiOps);
     await el.updateComplete;
@@ -56,12 +47,12 @@ describe('React wrappers', () => {
     await statusReached(session, 'on');
     expect(changes).to.deep.equal([{ tool: 'slides', on: true }]);
     await Promise.all([customElements.whenDefined('ai-ops-confirm'), customElements.whenDefined('ai-ops-log')]);
-    const confirm = container.querySelector<AiOpsConfirmElement>('ai-ops-confirm')!;
+    const confirm = react.container.querySelector<AiOpsConfirmElement>('ai-ops-confirm')!;
     await confirm.updateComplete;
     expect(confirm.shadowRoot!.querySelector('dialog')).to.exist;
     expect(confirm.aiOps === aiOps, 'the dialog took over the aiOps React set before it upgraded').to.equal(true);
     await until(() => visibility.includes(true), 'the log to show');
-    const log = container.querySelector<AiOpsLogElement>('ai-ops-log')!;
+    const log = react.container.querySelector<AiOpsLogElement>('ai-ops-log')!;
     expect(log.getAttribute('mode')).to.equal('tab');
     expect(log.aiOps === aiOps, 'the log took over the aiOps React set before it upgraded').to.equal(true);
   });
@@ -72,15 +63,15 @@ describe('React wrappers', () => {
     const ref = React.createRef<AiOpsSwitchElement>();
     const seen: (AiOpsLogElement | null)[] = [];
     const changes: boolean[] = [];
-    const render = (listen: boolean) => flushSync(() => root.render(React.createElement(React.Fragment, null,
+    const render = (listen: boolean) => flushSync(() => react.root.render(React.createElement(React.Fragment, null,
       React.createElement(AiOpsSwitch, { tool: 'slides', aiOps, ref, id: 'the-switch', onSwitchChange: listen ? (e: AiOpsSwitchChangeEvent) => changes.push(e.detail.on) : undefined }),
       React.createElement(AiOpsLog, { aiOps, tool: 'slides', ref: (el: AiOpsLogElement | null) => { seen.push(el); } }),
     )));
     render(true);
-    const el = container.querySelector<AiOpsSwitchElement>('ai-ops-switch')!;
+    const el = react.container.querySelector<AiOpsSwitchElement>('ai-ops-switch')!;
     expect(ref.current === el, 'the ref holds the switch').to.equal(true);
     expect(el.id).to.equal('the-switch');
-    expect(seen[0] === container.querySelector('ai-ops-log'), 'the callback ref got the log').to.equal(true);
+    expect(seen[0] === react.container.querySelector('ai-ops-log'), 'the callback ref got the log').to.equal(true);
     await el.updateComplete;
     render(false);
     el.shadowRoot!.querySelector('input')!.click();
@@ -95,10 +86,10 @@ describe('React wrappers', () => {
       const { status } = useAiOpsStore(session);
       return React.createElement('output', null, status);
     }
-    flushSync(() => root.render(React.createElement(Status)));
-    expect(textOf(container)).to.equal('off');
+    flushSync(() => react.root.render(React.createElement(Status)));
+    expect(textOf(react.container)).to.equal('off');
     session.turnOn();
     await statusReached(session, 'on');
-    await until(() => textOf(container) === 'on', 'React to render the new status');
+    await until(() => textOf(react.container) === 'on', 'React to render the new status');
   });
 });

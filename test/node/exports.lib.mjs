@@ -63,10 +63,11 @@ export function resolvesInExports(specifier) {
 }
 
 /**
- * Every `ai-ops…` import specifier the README and the sources' JSDoc examples use.
- * @returns {Promise<Map<string, string>>} specifier -> the first file that uses it
+ * The files whose `ai-ops…` imports are documentation: the README and every source of src/,
+ * elements/ and tools/ (their JSDoc examples), as paths relative to the root.
+ * @returns {Promise<string[]>}
  */
-export async function documentedSpecifiers() {
+async function documentedFiles() {
   const files = ['README.md'];
   const walk = async (dir) => {
     for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
@@ -76,6 +77,15 @@ export async function documentedSpecifiers() {
     }
   };
   for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  return files;
+}
+
+/**
+ * Every `ai-ops…` import specifier the README and the sources' JSDoc examples use.
+ * @returns {Promise<Map<string, string>>} specifier -> the first file that uses it
+ */
+export async function documentedSpecifiers() {
+  const files = await documentedFiles();
   const found = new Map();
   for (const file of files) {
     const text = await readFile(join(root, file), 'utf8');
@@ -137,15 +147,7 @@ export async function readmeEntries() {
  * @returns {Promise<{file: string, entry: string, names: string[]}[]>}
  */
 export async function documentedImports() {
-  const files = ['README.md'];
-  const walk = async (dir) => {
-    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (/\.(ts|tsx)$/.test(entry.name)) files.push(path);
-    }
-  };
-  for (const dir of ['src', 'elements', 'tools']) await walk(dir);
+  const files = await documentedFiles();
   const found = [];
   for (const file of files) {
     const text = await readFile(join(root, file), 'utf8');
