@@ -17,20 +17,16 @@ const SETUP = `create table items (id int primary key, name text not null, price
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) * p)]; };
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-/** In the page: `count` calls of sql_run_query, timed there; the mean, after the engine stops answering not_ready. */
+/** In the page: `count` calls of sql_run_query, timed there, once the engine answers; their mean. */
 function timedCalls(page, sql, count = 1) {
   return page.evaluate(async ({ sql, count }) => {
     const t = navigator.modelContextTesting;
-    const call = async () => JSON.parse(JSON.parse(await t.executeTool('sql_run_query', JSON.stringify({ sql, timeoutMs: 60000 }))).content[0].text);
-    for (;;) {
-      const first = await call();
-      if (first.error?.code === 'not_ready') { await new Promise((r) => setTimeout(r, 5)); continue; }
-      if (!first.ok) return { error: JSON.stringify(first) };
-      break;
-    }
+    const call = async (text) => JSON.parse(JSON.parse(await t.executeTool('sql_run_query', JSON.stringify({ sql: text, timeoutMs: 60000 }))).content[0].text);
+    // The engine loads, or swaps after an undo: not_ready until then.
+    while ((await call('select 1')).error?.code === 'not_ready') await new Promise((r) => setTimeout(r, 5));
     const start = performance.now();
     for (let i = 0; i < count; i++) {
-      const envelope = await call();
+      const envelope = await call(sql);
       if (!envelope.ok) return { error: JSON.stringify(envelope) };
     }
     return { ms: (performance.now() - start) / count };
@@ -65,6 +61,8 @@ export async function run({ demo, browser }) {
 
   const times = { readOff: [], readOn: [], writeOff: [], writeOn: [] };
   const measure = async (page, sql, count, into) => {
+    // Each page measured in front: a tab in the background runs slower.
+    await page.bringToFront();
     const r = await timedCalls(page, sql, count);
     if (r.error) throw new Error(`${sql}: ${r.error}`);
     into.push(r.ms);
@@ -78,6 +76,7 @@ export async function run({ demo, browser }) {
 
   // One undo's own time: a write, then the user's click on its row's 「元に戻す」 (no later change,
   // so no dialog), timed in the page from the click to the row reading undone.
+  await on.bringToFront();
   const log = on.locator('ai-ops-log[tool="sql"]');
   if ((await log.locator('[part="panel"]').getAttribute('open')) === null) await log.locator('[part="panel-summary"]').click();
   const undos = [];
@@ -85,8 +84,14 @@ export async function run({ demo, browser }) {
     const write = await timedCalls(on, WRITE);
     if (write.error) throw new Error(`write before undo: ${write.error}`);
     const rows = log.locator('[role="log"] [part="row"]');
+    // The log renders the call's row after its answer: wait for it.
+    await on.waitForFunction((text) => {
+      const all = document.querySelector('ai-ops-log[tool="sql"]').shadowRoot.querySelectorAll('[part="row"]');
+      return all.length > 0 && all[all.length - 1].textContent.includes(text);
+    }, WRITE, { timeout: 10_000 });
     const row = rows.nth((await rows.count()) - 1);
-    if ((await row.getAttribute('data-undo')) !== 'available') throw new Error('the write has no 元に戻す');
+    const state = await row.getAttribute('data-undo');
+    if (state !== 'available') throw new Error(`the write's row reads data-undo=${state}: ${await row.textContent()}`);
     const id = await row.getAttribute('data-id');
     await on.evaluate((rowId) => {
       const root = document.querySelector('ai-ops-log[tool="sql"]').shadowRoot;

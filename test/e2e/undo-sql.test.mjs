@@ -41,10 +41,14 @@ async function readDatabase() {
   return JSON.stringify(env.results.map((r) => r.rows));
 }
 
-/** The log row of the newest call. */
-async function newestRow() {
+/** The log row of the newest call, once it shows `text` (the log renders a row after its call's answer). */
+async function newestRow(text = '') {
   await showLog(page, 'sql');
   const rows = logRows(page, 'sql');
+  await waitFor(async () => {
+    const count = await rows.count();
+    return count > 0 && (await rows.nth(count - 1).textContent()).includes(text);
+  }, 10_000, `the newest log row to show ${text}`);
   return rows.nth((await rows.count()) - 1);
 }
 
@@ -75,7 +79,7 @@ after(async () => {
 test('[UNDO-4] a read-only query through the relay: its row has no 「元に戻す」', async () => {
   const { env } = await agent({ sql: 'select count(*) from items where price < 500' });
   assert.equal(env?.ok, true);
-  const row = await newestRow();
+  const row = await newestRow('price < 500');
   assert.equal(await row.getAttribute('data-undo'), null);
   assert.equal(await row.locator('[part="undo-button"]').count(), 0);
 });
@@ -85,14 +89,14 @@ test('[UNDO-1] [UNDO-3] an update, a delete and a drop table through the relay, 
     const before = await readDatabase();
     const { env } = await agent({ sql });
     assert.equal(env?.ok, true, JSON.stringify(env));
-    const row = await newestRow();
+    const row = await newestRow(sql.slice(0, 20));
     assert.equal(await row.getAttribute('data-undo'), 'available', sql);
     // The read is logged after it (a row of its own, with no step).
     assert.notEqual(await readDatabase(), before, `${sql} changed the database`);
     await clickUndo(row);
     await waitFor(async () => (await row.getAttribute('data-undo')) === 'undone', 15_000, `the row of ${sql} to read undone`);
     // The undo is the user's own row.
-    assert.equal(await (await newestRow()).getAttribute('data-by'), 'user');
+    assert.equal(await (await newestRow('"undo"')).getAttribute('data-by'), 'user');
     assert.equal(await readDatabase(), before, `the database after undoing ${sql}`);
   }
 });
@@ -100,7 +104,7 @@ test('[UNDO-1] [UNDO-3] an update, a delete and a drop table through the relay, 
 test('[UNDO-3] a script\'s click() on the button does nothing', async () => {
   const { env } = await agent({ sql: "insert into items values (-1, 'script', 1)" });
   assert.equal(env?.ok, true);
-  const row = await newestRow();
+  const row = await newestRow("'script'");
   await row.locator('[part="undo-button"]').evaluate((button) => button.click());
   await page.waitForTimeout(500);
   assert.equal(await row.getAttribute('data-undo'), 'available');
@@ -113,10 +117,9 @@ test('[UNDO-3] a script\'s click() on the button does nothing', async () => {
 test('[UNDO-2] a later change of the database: the dialog says it goes too; やめる changes nothing; 元に戻す undoes both, newest first', { timeout: 120_000 }, async () => {
   const atFirst = await readDatabase();
   assert.equal((await agent({ sql: 'delete from items where id > 9000' })).env?.ok, true);
-  const rows = logRows(page, 'sql');
-  const firstRow = rows.nth((await rows.count()) - 1);
+  const firstRow = await newestRow('id > 9000');
   assert.equal((await agent({ sql: "create table notes (id serial primary key, body text); insert into notes (body) values ('a')" })).env?.ok, true);
-  const secondRow = await newestRow();
+  const secondRow = await newestRow('create table notes');
   const atSecond = await readDatabase();
 
   await clickUndo(firstRow);

@@ -13,7 +13,7 @@ export const DATA_DIR = '/pglite/data';
 
 /** The part of PGlite's Emscripten module used here. */
 interface PgModule {
-  FS: EmscriptenFs & { chmod(path: string, mode: number): void };
+  FS: EmscriptenFs & { chmod(path: string, mode: number): void; writeFile(path: string, data: Uint8Array, options?: { canOwn?: boolean }): void };
   _pgl_setPGliteActive(...args: unknown[]): unknown;
 }
 
@@ -46,20 +46,32 @@ export class JournalledMemoryFS extends MemoryFS {
   }
 }
 
-/** Writes a data directory's entries under {@link DATA_DIR}, parents first, with their modes. */
+/** Writes a data directory's entries under {@link DATA_DIR}, parents first, with their modes; MEMFS keeps the bytes given (no copy). */
 function writeFiles(fs: PgModule['FS'], { entries, modes }: DataFiles): void {
   const paths = Object.keys(entries).sort((a, b) => a.split('/').length - b.split('/').length);
   fs.mkdirTree(DATA_DIR);
   for (const path of paths) {
     const bytes = entries[path];
     if (bytes === null) fs.mkdirTree(DATA_DIR + path);
-    else fs.writeFile(DATA_DIR + path, bytes);
+    else fs.writeFile(DATA_DIR + path, bytes, { canOwn: true });
   }
   for (const path of paths) if (modes[path] !== undefined) fs.chmod(DATA_DIR + path, modes[path]);
 }
 
-/** Every entry of the data directory with its bytes (copies) and mode. */
-export function readFiles(fs: { readdir(path: string): string[]; isDir(mode: number): boolean; stat(path: string): { mode: number }; readFile(path: string): Uint8Array }): DataFiles {
+/** The part of Emscripten's FS {@link readFiles} reads. */
+export interface ReadableFs {
+  readdir(path: string): string[];
+  isDir(mode: number): boolean;
+  stat(path: string): { mode: number };
+  readFile(path: string): Uint8Array;
+  analyzePath(path: string): { object: { contents?: Uint8Array | null; usedBytes?: number } | null };
+}
+
+/**
+ * Every entry of the data directory with its bytes and mode. `copy` false: each file's bytes are
+ * MEMFS's own (a view of them, no copy) — only for a worker about to hand them over and end.
+ */
+export function readFiles(fs: ReadableFs, { copy = true } = {}): DataFiles {
   const files: DataFiles = { entries: {}, modes: {} };
   const walk = (dir: string) => {
     for (const name of fs.readdir(dir)) {
@@ -71,7 +83,12 @@ export function readFiles(fs: { readdir(path: string): string[]; isDir(mode: num
       if (fs.isDir(mode)) {
         files.entries[key] = null;
         walk(path);
-      } else files.entries[key] = fs.readFile(path);
+      } else if (copy) {
+        files.entries[key] = fs.readFile(path);
+      } else {
+        const node = fs.analyzePath(path).object;
+        files.entries[key] = node?.contents ? node.contents.subarray(0, node.usedBytes ?? 0) : new Uint8Array(0);
+      }
     }
   };
   walk(DATA_DIR);

@@ -157,9 +157,12 @@ export interface FilesReply {
 
 export type FromWorker = ReadyMessage | InitFailedMessage | RunReply | RestoreReply | FilesReply;
 
-/** The buffers of `files`, to transfer rather than copy (each file's bytes are a copy of their own). */
-export function buffersOf(files: DataFiles): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
-  for (const bytes of Object.values(files.entries)) if (bytes && bytes.buffer instanceof ArrayBuffer) buffers.push(bytes.buffer);
-  return buffers;
+/**
+ * The buffers under `files`, each once, to transfer rather than copy; `except` (the wasm memory's,
+ * which cannot move) is left out, and its views are copied by the structured clone.
+ */
+export function buffersOf(files: DataFiles, except?: ArrayBufferLike): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of Object.values(files.entries)) if (bytes && bytes.buffer instanceof ArrayBuffer && bytes.buffer !== except) buffers.add(bytes.buffer);
+  return [...buffers];
 }

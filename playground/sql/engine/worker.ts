@@ -9,7 +9,7 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
 import { toJsonRow } from '../values.js';
 import { Journal } from './journal.js';
-import { DATA_DIR, JournalledMemoryFS, readFiles } from './journal-fs.js';
+import { DATA_DIR, JournalledMemoryFS, readFiles, type ReadableFs } from './journal-fs.js';
 import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type KeptUndo, type RestoreMessage, type RunMessage, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 import { findTransactionControl } from './transaction-control.js';
 
@@ -51,9 +51,14 @@ scope.addEventListener('message', (event) => {
   }
 });
 
-/** The data directory's files, for the tests' byte-for-byte comparisons. */
+/** PGlite's Emscripten module, the little of it read here. */
+function moduleOf(db: PGlite): { FS: ReadableFs; wasmMemory?: WebAssembly.Memory } {
+  return (db as unknown as { mod: { FS: ReadableFs; wasmMemory?: WebAssembly.Memory } }).mod;
+}
+
+/** The data directory's files (copies), for the tests' byte-for-byte comparisons. */
 function filesOf(db: PGlite): DataFiles {
-  return readFiles((db as unknown as { mod: { FS: Parameters<typeof readFiles>[0] } }).mod.FS);
+  return readFiles(moduleOf(db).FS);
 }
 
 async function start(init: InitMessage): Promise<PGlite> {
@@ -184,9 +189,11 @@ async function restore({ id, segment }: RestoreMessage): Promise<void> {
     if (!journal.has(segment)) throw new Error('the database as it was before that call is no longer kept');
     intact = false;
     const older = journal.rewindTo(segment);
-    // The files themselves, moved (not copied, nor packed into a tar) to the next worker.
-    const files = filesOf(db);
-    scope.postMessage({ type: 'restored', id, ok: true, files, segments: older }, buffersOf(files));
+    // The files themselves, moved (not copied, nor packed into a tar) to the next worker: this
+    // worker ends, so MEMFS's own buffers can go.
+    const mod = moduleOf(db);
+    const files = readFiles(mod.FS, { copy: false });
+    scope.postMessage({ type: 'restored', id, ok: true, files, segments: older }, buffersOf(files, mod.wasmMemory?.buffer));
   } catch (error) {
     scope.postMessage({ type: 'restored', id, ok: false, intact, message: messageOf(error) });
   }
