@@ -40,6 +40,8 @@ function statusText(state: SqlPageState): string {
     case 'unloaded':
       return 'SQL のエンジン(PGlite)は、最初の実行のときに読み込みます。';
     case 'loading':
+      // An undo from the log starts a new engine from the kept state (UNDO-1).
+      if (state.engine.restoring) return 'DB を元に戻しています…';
       return state.engine.resets > 0 ? 'DB を初期の状態に戻しています…' : 'SQL のエンジンを読み込んでいます…';
     case 'failed':
       return `SQL のエンジンを読み込めませんでした: ${state.engine.loadError ?? ''}`;
@@ -101,7 +103,7 @@ export default function SqlConsole() {
             <span className="spacer" />
             <button
               type="button" className="tool-button primary" id="run" aria-describedby="run-help"
-              disabled={!state.loaded || running} aria-busy={running} onClick={() => void page.runEditor()}
+              disabled={!state.loaded || running || state.engine.restoring} aria-busy={running} onClick={() => void page.runEditor()}
             >
               {running ? (state.runningBy === 'agent' ? '実行中…(AI)' : '実行中…') : '実行'}
             </button>

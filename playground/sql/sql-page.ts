@@ -4,10 +4,19 @@
  * state.ts creates the page's instance; tests create their own with a real engine.
  * @module
  */
-import { createStore, type ReadableStore } from 'ai-ops';
+import { createStore, type ReadableStore, type UndoStep } from 'ai-ops';
 import type { SqlEngineStatus, SqlRunOutcome, SqlToolAdapter } from 'ai-ops/tools/sql';
-import { SqlEngine, SqlEngineBusyError, toRunOutcome, type SqlEngineSnapshot, type SqlRunResult } from './engine/sql-engine.js';
+import { SqlEngine, SqlEngineBusyError, toRunOutcome, type SqlEngineSnapshot, type SqlRunResult, type SqlUndoPoint } from './engine/sql-engine.js';
 import type { SqlStorage } from './storage.js';
+
+/** The undo steps' target: the one database of the page's engine (UNDO-2 meets on it). */
+export const SQL_UNDO_TARGET = 'sql:database';
+
+/** UNDO-4: what the answer says of a change too large to keep. */
+export function notKeptNote(bytes: number, limit: number): string {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `this change replaced ${mb(bytes)} of the database, more than the ${mb(limit)} kept to undo changes: it cannot be undone from the log, and neither can the DB's earlier changes`;
+}
 
 /** Who started a run. */
 export type RunOrigin = 'user' | 'agent';
@@ -80,6 +89,8 @@ export interface RunOptions {
   maxRows?: number;
   /** The agent's call signal: aborting it stops the run (NAT-2). */
   signal?: AbortSignal;
+  /** False: keep nothing to undo the run (see {@link SqlPageDeps.keepUndo}). */
+  keep?: boolean;
 }
 
 /** Everything the page state needs from outside; the defaults are the real ones. */
@@ -88,6 +99,11 @@ export interface SqlPageDeps {
   engine: SqlEngine;
   storage: SqlStorage;
   now?: () => number;
+  /**
+   * False: agents' runs keep nothing to undo them, as before undo existed (`?undo=off`: the
+   * bench's baseline for the cost of keeping, bench/sections/98-undo-sql.mjs). Default true.
+   */
+  keepUndo?: boolean;
 }
 
 /** The page state and the functions that change it. */
@@ -123,6 +139,23 @@ export interface SqlPage {
 export function createSqlPage(deps: SqlPageDeps): SqlPage {
   const { embedId, engine, storage } = deps;
   const now = deps.now ?? Date.now;
+  const keepUndo = deps.keepUndo ?? true;
+  // A step the log let go of (dropped, or its row gone) lets the worker forget its window.
+  const released = new FinalizationRegistry<SqlUndoPoint>((point) => engine.release(point));
+  /** The step of an agent's run that changed the database (UNDO-1). */
+  const undoStep = (point: SqlUndoPoint): UndoStep => {
+    const after = engine.version;
+    const step: UndoStep = {
+      targets: [SQL_UNDO_TARGET],
+      bytes: point.bytes,
+      undo: () => engine.restore(point),
+      // Any later change of the DB (the user's run, another call, a reset) moved the version;
+      // undoing the later calls puts it back.
+      changedSince: () => engine.version !== after,
+    };
+    released.register(step, point);
+    return step;
+  };
   const store = createStore<SqlPageState>({
     embedId,
     loaded: false,
@@ -171,7 +204,7 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
 
   let runningBy: RunOrigin | null = null;
 
-  const run: SqlPage['run'] = async (sql, { by, timeoutMs, maxRows, signal }) => {
+  const run: SqlPage['run'] = async (sql, { by, timeoutMs, maxRows, signal, keep }) => {
     // The engine refuses a second run too, but the flag also covers the engine's load (SQL-3).
     if (runningBy !== null) return { ok: false, kind: 'busy' };
     runningBy = by;
@@ -179,7 +212,7 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
     const started = now();
     let outcome: Exclude<PageRunOutcome, { kind: 'busy' }>;
     try {
-      outcome = await engine.run(sql, { timeoutMs, maxRows: maxRows ?? (by === 'user' ? USER_RUN_ROWS : undefined), signal });
+      outcome = await engine.run(sql, { timeoutMs, maxRows: maxRows ?? (by === 'user' ? USER_RUN_ROWS : undefined), signal, keep });
     } catch (error) {
       if (error instanceof SqlEngineBusyError) {
         runningBy = null;
@@ -189,6 +222,8 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
       outcome = { ok: false, kind: 'load-failed', message: messageOf(error) };
     }
     runningBy = null;
+    // The user's own run is not undone from the log: its window stays only while an older step needs it.
+    if (by === 'user' && outcome.kind === 'results' && outcome.undo) engine.release(outcome.undo);
     const patch: { -readonly [K in keyof SqlPageState]?: SqlPageState[K] } = { runningBy: null };
     if (by === 'user') patch.userRun = { sql, outcome, wallMs: now() - started, at: now() };
     // Only an agent's run has a time limit; its timeout reset the DB under the user (SQL-6).
@@ -209,10 +244,17 @@ export function createSqlPage(deps: SqlPageDeps): SqlPage {
       return state;
     },
     async run(sql, { timeoutMs, maxRows, signal }): Promise<SqlRunOutcome> {
-      const outcome = await run(sql, { by: 'agent', timeoutMs, maxRows, signal });
+      const outcome = await run(sql, { by: 'agent', timeoutMs, maxRows, signal, ...(keepUndo ? {} : { keep: false }) });
       // The operation turns the rejection into `failed` (SQL-3).
       if (outcome.kind === 'load-failed') throw new Error(`The SQL engine could not be loaded: ${outcome.message}`);
-      return outcome.kind === 'busy' ? { kind: 'busy' } : toRunOutcome(outcome);
+      if (outcome.kind === 'busy') return { kind: 'busy' };
+      const answer = toRunOutcome(outcome);
+      // UNDO-4: only a run that changed the database kept a point.
+      if (outcome.kind === 'results' && outcome.undo && answer.kind === 'exited' && answer.ended === 'committed') return { ...answer, undo: undoStep(outcome.undo) };
+      if (outcome.kind === 'results' && outcome.notKept !== undefined && answer.kind === 'exited' && answer.ended === 'committed') {
+        return { ...answer, undoNote: notKeptNote(outcome.notKept, engine.undoLimitBytes) };
+      }
+      return answer;
     },
   };
 

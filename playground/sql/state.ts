@@ -33,7 +33,8 @@ export function sqlPageFor(search: string): SqlPage {
     // engine/ at an absolute URL: the document's URL changes as the app routes.
     engine ??= new SqlEngine({ engineUrl: '/sql/engine/' });
     storage ??= createSqlStorage();
-    page = createSqlPage({ embedId, engine, storage });
+    // `?undo=off`: the bench's baseline of a call that keeps nothing to undo it (sql-page.ts).
+    page = createSqlPage({ embedId, engine, storage, keepUndo: new URLSearchParams(search).get('undo') !== 'off' });
     pages.set(embedId, page);
   }
   return page;

@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import type { UndoStep } from '../../src/undo-step.js';
 import type { RunOutcome, RunRequest } from '../run.js';
 
 /** The engine's life cycle; `loading` and `running` make `sql_run_query` answer `not_ready` (SQL-3). */
@@ -50,12 +51,18 @@ export interface SqlErrorLike {
 
 /**
  * How a run that ended by itself ended (the `exited` outcome of the run contract, tools/run.ts).
- * - `committed`: every statement committed; `ms` is the engine's time for the transaction.
+ * - `committed`: every statement committed; `ms` is the engine's time for the transaction;
+ *   `undo`, when the run changed the database, puts it back as it was just before the run
+ *   (target `sql:database`, UNDO-1); absent or null when it changed nothing (UNDO-4).
  * - `rolled-back`: a statement failed and every statement of the call was rolled back (SQL-5).
  * - `refused`: the SQL holds transaction control (COMMIT, ROLLBACK, BEGIN …); nothing ran (SQL-8).
  */
 export type SqlRunEnd =
-  | { readonly ended: 'committed'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number }
+  | {
+      readonly ended: 'committed'; readonly results: readonly SqlStatementResultLike[]; readonly ms: number; readonly undo?: UndoStep | null;
+      /** Why a run that changed the database has no step (too large to keep): the answer says so (UNDO-4). */
+      readonly undoNote?: string;
+    }
   | { readonly ended: 'rolled-back'; readonly error: SqlErrorLike }
   | { readonly ended: 'refused'; readonly error: { readonly message: string; readonly position?: number } };
 

@@ -53,7 +53,7 @@ function sqlFailure(error: SqlErrorLike): OperationFailure {
 function sqlEnded(end: SqlRunEnd): OperationResult {
   switch (end.ended) {
     case 'committed':
-      return succeed({ results: end.results.map(statement), ms: end.ms });
+      return succeed({ results: end.results.map(statement), ms: end.ms, ...(end.undoNote ? { undoNote: end.undoNote } : {}) });
     case 'rolled-back':
       return sqlFailure(end.error);
     case 'refused': {
@@ -94,7 +94,7 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
   const runQuery = defineOperation({
     name: 'sql_run_query',
     description:
-      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows の 1 行は、fields と同じ順に値を並べた配列(同じ名前の列も、それぞれの値を持つ)。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。渡した SQL の全体が 1 つのトランザクションで動き、1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などのトランザクションの制御の文は書けず、含むと何も実行せずに invalid_input と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。実行中に呼び出しが取り消されたときと、利用者が画面で DB を初期化したときは、実行を止めて declined を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。${RELAY_WAIT_NOTE}`,
+      `渡した SQL を実行し、文ごとの結果(results)と、かかった時間(ms)を返す。入力欄の SQL と、画面の結果の表は変えない。確認なしで実行する(DB の中身は保存されない)。複数の文を渡すと、results に文ごとの fields、rows、affectedRows、totalRows、truncated が入る。rows の 1 行は、fields と同じ順に値を並べた配列(同じ名前の列も、それぞれの値を持つ)。rows は文ごとに先頭の 200 行までで、totalRows は全体の行の数、切り詰めたときは truncated が true になる。渡した SQL の全体が 1 つのトランザクションで動き、1 つの文が失敗すると、全ての文の変更を取り消し、failed と、あれば sqlState と position を返す。BEGIN、COMMIT、ROLLBACK、SAVEPOINT などのトランザクションの制御の文は書けず、含むと何も実行せずに invalid_input と position を返す。テーブルとカラムの一覧は information_schema を読む。timeoutMs(1000〜120000、省くと 30000)を過ぎると、実行を止めて timeout を返し、DB の中身は初期の状態に戻る。実行中に呼び出しが取り消されたときと、利用者が画面で DB を初期化したときは、実行を止めて declined を返し、DB の中身は初期の状態に戻る。SQL の実行中と、SQL のエンジンの読み込み中は not_ready を返す。DB を変えた呼び出しは、利用者が画面の記録の「元に戻す」で呼び出しの直前の状態に戻せる(エージェントの操作では戻せない)。変えた量が大きすぎて戻すための状態を保てないときは、答えの undoNote がそう言う。${RELAY_WAIT_NOTE}`,
     inputSchema: runQuerySchema,
     annotations: { consequentialHint: true, untrustedContentHint: true },
     // No dialog: prepare reads the state right before execute runs.
@@ -103,7 +103,10 @@ export function createSqlOperations(adapter: SqlToolAdapter): AnyOperationDefini
     execute: async (input, _ctx, call) => {
       const timeoutMs = input.timeoutMs ?? TIMEOUT_MS.default;
       const outcome = await adapter.run(input.sql, { timeoutMs, maxRows: MAX_SQL_ROWS, signal: call.signal });
-      return runAnswer<SqlRunEnd, object>(outcome, { timeoutMs, wording: sqlWording, exited: sqlEnded });
+      const result = await runAnswer<SqlRunEnd, object>(outcome, { timeoutMs, wording: sqlWording, exited: sqlEnded });
+      // UNDO-1: a committed run that changed the database hands its step to the log row.
+      const undo = outcome.kind === 'exited' && outcome.ended === 'committed' ? outcome.undo : null;
+      return undo && result.ok ? { result, undo } : result;
     },
   });
 

@@ -1,6 +1,6 @@
 /**
  * Messages between {@link SqlEngine} (main thread) and the SQL worker (`worker.ts`).
- * Kept in one file so both sides are type-checked against the same shapes.
+ * Kept in one file so both sides are type-checked against the same shapes (and no PGlite import).
  *
  * main → worker: `init` once, then any number of `run` (one at a time).
  * worker → main: `ready` or `init-failed` after `init`; one `result` per `run`.
@@ -8,6 +8,7 @@
  */
 
 import type { JsonValue } from '../values.js';
+import type { Segment } from './journal.js';
 
 /** A result column as the engine describes it. */
 export interface SqlField {
@@ -56,6 +57,18 @@ export interface InitMessage {
   fsBundle: Blob;
   /** The build-time dump of a freshly initialised data directory (gzip tar). */
   dataDir: Blob;
+  /** A restore's files: the data directory starts from them instead of `dataDir` (UNDO-1). */
+  files?: DataFiles;
+  /** A restore's undo windows older than the restored point (journal.ts), kept by the new worker. */
+  segments?: Segment[];
+  /** The undo windows' budget in bytes; 64 MB when absent (UNDO-4). */
+  journalLimitBytes?: number;
+}
+
+/** A data directory's entries by path (relative to it): a file's bytes, or null for a directory; with modes. */
+export interface DataFiles {
+  entries: Record<string, Uint8Array | null>;
+  modes: Record<string, number>;
 }
 
 /** Runs `sql` (one or more statements) in one transaction. */
@@ -65,6 +78,38 @@ export interface RunMessage {
   sql: string;
   /** Rows to send back per statement; the rest are only counted (SQL-9). All when absent. */
   maxRows?: number;
+  /**
+   * False: run as before undo existed (no window, no check of what it wrote) and forget every
+   * kept window — the bench's baseline only. Kept when absent.
+   */
+  keep?: boolean;
+}
+
+/** Puts the files back as they were before run `segment` and answers them as a tar (UNDO-1). */
+export interface RestoreMessage {
+  type: 'restore';
+  id: number;
+  segment: number;
+}
+
+/** Run `segment`'s step is gone: its window may be forgotten (journal.ts `release`). */
+export interface ReleaseMessage {
+  type: 'release';
+  segment: number;
+}
+
+/** Asks for every file of the data directory as it is now (tests compare them byte for byte). */
+export interface FilesMessage {
+  type: 'files';
+  id: number;
+}
+
+/** What a committed run kept to undo it: null when it changed nothing (UNDO-4). */
+export interface KeptUndo {
+  /** The run's window in the worker's journal. */
+  segment: number;
+  /** Bytes the window held when the run ended. */
+  bytes: number;
 }
 
 /** Why a text was refused before anything ran (SQL-8). */
@@ -76,7 +121,7 @@ export interface RefusedStatement {
   position: number;
 }
 
-export type ToWorker = InitMessage | RunMessage;
+export type ToWorker = InitMessage | RunMessage | RestoreMessage | ReleaseMessage | FilesMessage;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -90,8 +135,34 @@ export interface InitFailedMessage {
 }
 
 export type RunReply =
-  | { type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number }
+  | {
+      type: 'result'; id: number; ok: true; results: StatementResult[]; ms: number; changed: boolean; undo: KeptUndo | null;
+      /** The run changed more than the budget by itself: these bytes were not kept, nor any older window. */
+      notKept?: number;
+    }
   | { type: 'result'; id: number; ok: false; error: SqlError }
   | { type: 'result'; id: number; ok: false; refused: RefusedStatement };
 
-export type FromWorker = ReadyMessage | InitFailedMessage | RunReply;
+export type RestoreReply =
+  | { type: 'restored'; id: number; ok: true; files: DataFiles; segments: Segment[] }
+  /** `intact`: the worker changed nothing and goes on; otherwise its files no longer match its Postgres. */
+  | { type: 'restored'; id: number; ok: false; intact: boolean; message: string };
+
+/** The data directory's files as they are now. */
+export interface FilesReply {
+  type: 'files';
+  id: number;
+  files: DataFiles;
+}
+
+export type FromWorker = ReadyMessage | InitFailedMessage | RunReply | RestoreReply | FilesReply;
+
+/**
+ * The buffers under `files`, each once, to transfer rather than copy; `except` (the wasm memory's,
+ * which cannot move) is left out, and its views are copied by the structured clone.
+ */
+export function buffersOf(files: DataFiles, except?: ArrayBufferLike): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of Object.values(files.entries)) if (bytes && bytes.buffer instanceof ArrayBuffer && bytes.buffer !== except) buffers.add(bytes.buffer);
+  return [...buffers];
+}

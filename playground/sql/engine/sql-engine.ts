@@ -9,7 +9,8 @@ import type { ReadableStore } from 'ai-ops';
 import type { Clock } from 'ai-ops/internals';
 import { systemClock } from '../../shared/clock.js';
 import type { SqlRunOutcome } from 'ai-ops/tools/sql';
-import type { FromWorker, InitMessage, RefusedStatement, RunReply, SqlError, StatementResult, ToWorker } from './protocol.js';
+import type { Segment } from './journal.js';
+import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type RefusedStatement, type RestoreReply, type RunReply, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 
 
 export type { RefusedStatement, SqlError, SqlField, SqlRow, StatementResult } from './protocol.js';
@@ -46,6 +47,22 @@ export interface SqlEngineSnapshot {
   lastReset: { reason: SqlResetReason; at: number } | null;
   /** Why the last load failed, while `state` is `failed`. */
   loadError: string | null;
+  /** True while an undo puts the database back (a new worker starts from the kept state, UNDO-1). */
+  restoring: boolean;
+}
+
+/**
+ * What a committed run that changed the database kept to undo it (UNDO-1): its window in the
+ * worker's journal (journal.ts), valid while the engine's `lineage` is the same.
+ */
+export interface SqlUndoPoint {
+  readonly segment: number;
+  /** Bytes the window held when the run ended (UNDO-4's budget). */
+  readonly bytes: number;
+  /** The engine's lineage when the run ended: a reset to the initial state starts a new one. */
+  readonly lineage: number;
+  /** The database's {@link SqlEngine.version} just before the run: what the undo puts back. */
+  readonly before: number;
 }
 
 /** What a listener is told besides the new snapshot. */
@@ -69,7 +86,7 @@ export type SqlEngineListener = (snapshot: SqlEngineSnapshot, event: SqlEngineEv
  *   replaced as for a timeout; false: it had not started (nothing ran, nothing was reset).
  */
 export type SqlRunResult =
-  | { ok: true; kind: 'results'; results: StatementResult[]; ms: number }
+  | { ok: true; kind: 'results'; results: StatementResult[]; ms: number; undo?: SqlUndoPoint | null; notKept?: number }
   | { ok: false; kind: 'error'; error: SqlError }
   | { ok: false; kind: 'refused'; error: RefusedStatement }
   | { ok: false; kind: 'timeout'; timeoutMs: number }
@@ -122,6 +139,11 @@ export interface SqlRunOptions {
   maxRows?: number;
   /** Aborting it stops the run (NAT-2): before it starts, nothing runs; while it runs, as a timeout does. */
   signal?: AbortSignal;
+  /**
+   * False: the run keeps nothing to undo it and every kept point is forgotten (the run as it was
+   * before undo existed; only the bench's baseline uses it). Kept when absent.
+   */
+  keep?: boolean;
 }
 
 /** Options of the {@link SqlEngine} constructor. */
@@ -133,6 +155,8 @@ export interface SqlEngineOptions {
   engineUrl?: string | URL;
   /** Timers for `timeoutMs` and `now()` for reset times. */
   clock?: Clock;
+  /** The undo journal's budget in bytes (UNDO-4); 64 MB by default, smaller in tests. */
+  undoLimitBytes?: number;
 }
 
 /** Thrown (as a rejection) by `run()` while another run is loading or executing. */
@@ -159,6 +183,17 @@ interface Assets {
   dataDir: Blob;
 }
 
+/** What the next worker starts from instead of the build-time dump: a restore's files and windows. */
+interface StartFrom {
+  files: DataFiles;
+  segments: Segment[];
+}
+
+interface PendingRestore {
+  id: number;
+  resolve(reply: RestoreReply): void;
+}
+
 interface PendingRun {
   id: number;
   timer: unknown;
@@ -180,7 +215,7 @@ interface PendingRun {
 export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   #engineUrl: URL;
   #clock: Clock;
-  #snapshot: SqlEngineSnapshot = { state: 'unloaded', resets: 0, lastReset: null, loadError: null };
+  #snapshot: SqlEngineSnapshot = { state: 'unloaded', resets: 0, lastReset: null, loadError: null, restoring: false };
   #listeners = new Set<SqlEngineListener>();
   #assets: Promise<Assets> | undefined;
   #worker: Worker | undefined;
@@ -190,10 +225,34 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
   #busy = false;
   #nextId = 1;
   #disposed = false;
+  /** Bumped whenever the database goes back to its initial state: kept undo points are then gone. */
+  #lineage = 0;
+  /**
+   * Names the database's state: a new number after every change (a run that wrote, a reset), and
+   * after an undo the number of the state it put back, which is that state byte for byte.
+   */
+  #version = 0;
+  #versions = 0;
+  #restoring: PendingRestore | undefined;
+  readonly #undoLimit: number | undefined;
 
   constructor(options: SqlEngineOptions = {}) {
     this.#engineUrl = new URL(options.engineUrl ?? 'engine/', document.baseURI);
     this.#clock = options.clock ?? systemClock;
+    this.#undoLimit = options.undoLimitBytes;
+  }
+
+  /** The undo journal's budget in bytes (UNDO-4). */
+  get undoLimitBytes(): number {
+    return this.#undoLimit ?? 64 * 1024 * 1024;
+  }
+
+  /**
+   * The database's state as a number (UNDO-2's changedSince): equal to an earlier reading only when
+   * the database is that state again (nothing changed since, or the changes since were undone).
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** The current life-cycle state. */
@@ -290,6 +349,58 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     }
   }
 
+  /**
+   * UNDO-1: puts the database back exactly as it was just before the run that kept `point`
+   * (every later change goes too): the worker rewinds its files with its journal and hands them
+   * over as a tar, and a new worker starts from it, keeping the older windows so that earlier
+   * runs stay undoable. Rejects, changing nothing, while a run or a load is in progress, after a
+   * reset to the initial state since that run (the kept point went with the old database), and
+   * when the point was dropped (the journal's 64 MB).
+   */
+  async restore(point: SqlUndoPoint): Promise<void> {
+    if (this.#disposed) throw new Error('The SQL engine was disposed.');
+    if (point.lineage !== this.#lineage) {
+      throw new Error('the DB was reset to its initial state after that call, so what it was before the call is gone');
+    }
+    const worker = this.#worker;
+    if (this.#busy || this.#snapshot.state !== 'ready' || !worker) throw new Error('SQL is running or the engine is loading: undo when it ends');
+    this.#busy = true;
+    this.#set({ state: 'loading', loadError: null, restoring: true }, { type: 'state', state: 'loading' });
+    // The next worker loads its script while this one rewinds its files.
+    let next: Worker | undefined = this.#newWorker();
+    try {
+      const id = this.#nextId++;
+      const reply = await new Promise<RestoreReply>((resolve) => {
+        this.#restoring = { id, resolve };
+        this.#post(worker, { type: 'restore', id, segment: point.segment });
+      });
+      if (!reply.ok) {
+        if (this.#worker === worker) {
+          // Failed before the worker changed anything: it goes on as it was; else nothing is left to trust.
+          if (reply.intact) this.#setState('ready');
+          else this.#restart('crash', { ok: false, kind: 'cancelled' });
+        }
+        throw new Error(reply.message);
+      }
+      worker.terminate();
+      this.#worker = undefined;
+      this.#version = point.before;
+      this.#ready = this.#boot({ files: reply.files, segments: reply.segments }, next);
+      next = undefined;
+      await this.#ready;
+    } finally {
+      next?.terminate();
+      this.#restoring = undefined;
+      this.#busy = false;
+      if (this.#snapshot.restoring) this.#set({ restoring: false }, { type: 'state', state: this.#snapshot.state });
+    }
+  }
+
+  /** The step that kept `point` is gone (dropped or its log cleared): its window may be forgotten. */
+  release(point: SqlUndoPoint): void {
+    if (point.lineage === this.#lineage && this.#worker) this.#post(this.#worker, { type: 'release', segment: point.segment });
+  }
+
   /** Stops the worker for good; a run in progress ends with `cancelled`. */
   dispose(): void {
     if (this.#disposed) return;
@@ -302,7 +413,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   #set(patch: Partial<SqlEngineSnapshot>, event: SqlEngineEvent): void {
     const next = { ...this.#snapshot, ...patch };
-    if (event.type === 'state' && next.state === this.#snapshot.state && next.loadError === this.#snapshot.loadError) return;
+    if (event.type === 'state' && next.state === this.#snapshot.state && next.loadError === this.#snapshot.loadError && next.restoring === this.#snapshot.restoring) return;
     this.#snapshot = next;
     for (const listener of [...this.#listeners]) listener(next, event);
   }
@@ -311,13 +422,16 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     this.#set({ state, loadError }, { type: 'state', state });
   }
 
-  #boot(): Promise<void> {
+  #boot(from?: StartFrom, worker?: Worker): Promise<void> {
     this.#setState('loading');
     const ready: Promise<void> = this.#loadAssets()
       .then((assets) => {
         // dispose() during the fetch: start no worker nobody would terminate.
-        if (this.#ready !== ready) throw new Error('The SQL engine was disposed.');
-        return this.#spawn(assets);
+        if (this.#ready !== ready) {
+          worker?.terminate();
+          throw new Error('The SQL engine was disposed.');
+        }
+        return this.#spawn(from ? { ...assets, ...from } : assets, worker);
       })
       .then(
         () => {
@@ -328,6 +442,9 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
           if (this.#ready === ready) {
             this.#stopWorker();
             this.#ready = undefined;
+            // The next load starts from the initial state: no kept point is valid any more.
+            this.#lineage++;
+            this.#version = ++this.#versions;
             this.#setState('failed', message);
           }
           throw error instanceof Error ? error : new Error(message);
@@ -377,8 +494,11 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     return WebAssembly.compile(await response.arrayBuffer());
   }
 
-  #spawn(assets: Assets): Promise<void> {
-    const worker = new Worker(new URL('worker.js', this.#engineUrl), { type: 'module', name: 'sql-engine' });
+  #newWorker(): Worker {
+    return new Worker(new URL('worker.js', this.#engineUrl), { type: 'module', name: 'sql-engine' });
+  }
+
+  #spawn(assets: Assets & Partial<StartFrom>, worker = this.#newWorker()): Promise<void> {
     this.#worker = worker;
     return new Promise<void>((resolve, reject) => {
       let started = false;
@@ -390,7 +510,9 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
           resolve();
         } else if (message.type === 'init-failed') {
           reject(new Error(`The SQL engine failed to start: ${message.message}`));
-        } else {
+        } else if (message.type === 'restored') {
+          if (this.#restoring?.id === message.id) this.#restoring.resolve(message);
+        } else if (message.type === 'result') {
           this.#onResult(message);
         }
       });
@@ -401,16 +523,17 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
         if (!started) reject(new Error(`The SQL engine failed to start: ${detail}`));
         else this.#onCrash(detail);
       });
-      const init: InitMessage = { type: 'init', ...assets };
-      this.#post(worker, init);
+      const init: InitMessage = { type: 'init', ...assets, ...(this.#undoLimit === undefined ? {} : { journalLimitBytes: this.#undoLimit }) };
+      // A restore's files are used once: moved, not copied.
+      this.#post(worker, init, assets.files ? buffersOf(assets.files) : []);
     });
   }
 
-  #post(worker: Worker, message: ToWorker): void {
-    worker.postMessage(message);
+  #post(worker: Worker, message: ToWorker, transfer: Transferable[] = []): void {
+    worker.postMessage(message, transfer);
   }
 
-  #execute(sql: string, { timeoutMs, maxRows, signal }: SqlRunOptions): Promise<SqlRunResult> {
+  #execute(sql: string, { timeoutMs, maxRows, signal, keep }: SqlRunOptions): Promise<SqlRunResult> {
     const worker = this.#worker;
     if (!worker) {
       this.#busy = false;
@@ -421,7 +544,7 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
       const pending: PendingRun = { id, timer: undefined, unlisten: undefined, resolve };
       this.#pending = pending;
       this.#setState('running');
-      this.#post(worker, maxRows === undefined ? { type: 'run', id, sql } : { type: 'run', id, sql, maxRows });
+      this.#post(worker, { type: 'run', id, sql, ...(maxRows === undefined ? {} : { maxRows }), ...(keep === false ? { keep } : {}) });
       if (signal) {
         // The only way to stop a query is to replace the worker, as a timeout does.
         const onAbort = () => {
@@ -443,7 +566,12 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
     if (!pending || pending.id !== reply.id) return;
     this.#finish(pending);
     this.#setState('ready');
-    if (reply.ok) pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms });
+    if (reply.ok) {
+      const before = this.#version;
+      if (reply.changed) this.#version = ++this.#versions;
+      const undo = reply.undo ? { ...reply.undo, lineage: this.#lineage, before } : null;
+      pending.resolve({ ok: true, kind: 'results', results: reply.results, ms: reply.ms, undo, ...(reply.notKept === undefined ? {} : { notKept: reply.notKept }) });
+    }
     else if ('refused' in reply) pending.resolve({ ok: false, kind: 'refused', error: reply.refused });
     else pending.resolve({ ok: false, kind: 'error', error: reply.error });
   }
@@ -477,11 +605,14 @@ export class SqlEngine implements ReadableStore<SqlEngineSnapshot> {
 
   /** Replaces the worker (the only way to stop a query), reports the reset, starts a fresh one. */
   #restart(reason: SqlResetReason, result: SqlRunResult): void {
+    this.#restoring?.resolve({ type: 'restored', id: this.#restoring.id, ok: false, intact: false, message: 'the SQL engine stopped during the undo; the DB was reset to its initial state' });
     const pending = this.#pending;
     this.#pending = undefined;
     this.#worker?.terminate();
     this.#worker = undefined;
     const at = this.#clock.now();
+    this.#lineage++;
+    this.#version = ++this.#versions;
     this.#set({ resets: this.#snapshot.resets + 1, lastReset: { reason, at } }, { type: 'reset', reason, at });
     this.#ready = this.#boot();
     if (pending) {

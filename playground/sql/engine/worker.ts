@@ -8,17 +8,30 @@
  */
 import { PGlite, type Results } from '@electric-sql/pglite';
 import { toJsonRow } from '../values.js';
-import type { FromWorker, InitMessage, RunMessage, SqlError, StatementResult, ToWorker } from './protocol.js';
+import { Journal } from './journal.js';
+import { DATA_DIR, JournalledMemoryFS, readFiles, type ReadableFs } from './journal-fs.js';
+import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type KeptUndo, type RestoreMessage, type RunMessage, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
 import { findTransactionControl } from './transaction-control.js';
+
+/** At most this many bytes of undo windows are kept by default (UNDO-4: the log's budget across tools is 64 MB too). */
+const JOURNAL_LIMIT_BYTES = 64 * 1024 * 1024;
+let journalLimit = JOURNAL_LIMIT_BYTES;
+/**
+ * An undo starts Postgres on the kept files, which replays the WAL written since the last
+ * checkpoint; PGlite never checkpoints by itself, so after a run that wrote, one is made once
+ * this much WAL piled up (a few ms), keeping an undo's replay short (its ≤ 1 s budget).
+ */
+const CHECKPOINT_AFTER_WAL_BYTES = 8 * 1024 * 1024;
 
 // The project's tsconfig has the DOM lib, not WebWorker: describe the little of the worker scope we use.
 interface WorkerScope {
-  postMessage(message: FromWorker): void;
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ToWorker>) => void): void;
 }
 const scope = self as unknown as WorkerScope;
 
 let database: Promise<PGlite> | undefined;
+let journal = new Journal(DATA_DIR);
 
 scope.addEventListener('message', (event) => {
   const message = event.data;
@@ -26,18 +39,41 @@ scope.addEventListener('message', (event) => {
     database ??= start(message);
   } else if (message.type === 'run') {
     void run(message);
+  } else if (message.type === 'restore') {
+    void restore(message);
+  } else if (message.type === 'release') {
+    journal.release(message.segment);
+  } else if (message.type === 'files') {
+    void database?.then((db) => {
+      const files = filesOf(db);
+      scope.postMessage({ type: 'files', id: message.id, files }, buffersOf(files));
+    });
   }
 });
 
+/** PGlite's Emscripten module, the little of it read here. */
+function moduleOf(db: PGlite): { FS: ReadableFs; wasmMemory?: WebAssembly.Memory } {
+  return (db as unknown as { mod: { FS: ReadableFs; wasmMemory?: WebAssembly.Memory } }).mod;
+}
+
+/** The data directory's files (copies), for the tests' byte-for-byte comparisons. */
+function filesOf(db: PGlite): DataFiles {
+  return readFiles(moduleOf(db).FS);
+}
+
 async function start(init: InitMessage): Promise<PGlite> {
   const started = performance.now();
+  journal = new Journal(DATA_DIR, init.segments ?? []);
+  journalLimit = init.journalLimitBytes ?? JOURNAL_LIMIT_BYTES;
   try {
     const db = await PGlite.create({
+      fs: new JournalledMemoryFS(journal, init.files),
       pgliteWasmModule: init.pgliteWasmModule,
       // Not run (the data dir is loaded from the dump), but PGlite prefetches initdb.wasm unless given one.
       initdbWasmModule: init.initdbWasmModule,
       fsBundle: init.fsBundle,
-      loadDataDir: init.dataDir,
+      // A restore's files are written by the file system itself; PGlite then resumes them.
+      ...(init.files ? {} : { loadDataDir: init.dataDir }),
     });
     scope.postMessage({ type: 'ready', ms: performance.now() - started });
     return db;
@@ -47,7 +83,7 @@ async function start(init: InitMessage): Promise<PGlite> {
   }
 }
 
-async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
+async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void> {
   if (!database) {
     scope.postMessage({ type: 'result', id, ok: false, error: { message: 'The SQL engine was not initialised.' } });
     return;
@@ -68,20 +104,98 @@ async function run({ id, sql, maxRows }: RunMessage): Promise<void> {
       return;
     }
     const started = performance.now();
+    // The run's undo window: the blocks it overwrites are kept as they were (journal.ts).
+    if (keep) journal.open(id);
+    else journal.clear();
+    let changed = false;
     // One transaction for the whole text: PGlite's transaction() sends BEGIN, our text as one
     // simple-protocol query (so an error's position is relative to our text), then COMMIT, or
     // ROLLBACK when any statement fails, so a failing last statement leaves no trace of the others.
     // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
-    const raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
-    const ms = performance.now() - started;
+    let raw: Results[];
     try {
-      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms });
+      if (keep) ({ raw, changed } = await runKept(db, sql));
+      else raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
     } catch (error) {
-      // A value the structured clone cannot copy; the transaction is committed all the same.
+      if (keep) journal.mergeLast();
+      throw error;
+    }
+    const ms = performance.now() - started;
+    // Inside the run's window, so what the checkpoint overwrites is kept with its step.
+    // A failed checkpoint changes nothing the run did: the run stays committed, the next one tries again.
+    if (keep && changed) await checkpointIfWalPiledUp(db).catch(() => {});
+    let undo: KeptUndo | null = null;
+    let notKept: number | undefined;
+    const segment = journal.segments.at(-1);
+    if (keep && changed && segment?.id === id && segment.bytes > journalLimit) {
+      // Over the budget by itself: nothing is kept, and older windows cannot rewind past it either.
+      notKept = segment.bytes;
+      journal.clear();
+    } else if (keep && changed && segment?.id === id) {
+      journal.trim(journalLimit);
+      undo = { segment: id, bytes: segment.bytes };
+    } else if (keep) {
+      journal.mergeLast();
+    }
+    try {
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo, ...(notKept === undefined ? {} : { notKept }) });
+    } catch (error) {
+      // A value the structured clone cannot copy; the transaction is committed all the same (no step).
+      if (undo) journal.release(undo.segment);
       scope.postMessage({ type: 'result', id, ok: false, error: { message: `The result could not be sent: ${messageOf(error)}` } });
     }
   } catch (error) {
     scope.postMessage({ type: 'result', id, ok: false, error: sqlError(error) });
+  }
+}
+
+/** See {@link CHECKPOINT_AFTER_WAL_BYTES}. */
+async function checkpointIfWalPiledUp(db: PGlite): Promise<void> {
+  const since = await db.query<[number]>('SELECT (pg_current_wal_lsn() - redo_lsn)::float8 FROM pg_control_checkpoint()', [], { rowMode: 'array' });
+  if ((since.rows[0]?.[0] ?? 0) > CHECKPOINT_AFTER_WAL_BYTES) await db.exec('CHECKPOINT');
+}
+
+/**
+ * The run's transaction as PGlite's `transaction()` sends it (BEGIN, the text as one simple query,
+ * COMMIT or ROLLBACK), with one change: the COMMIT also asks whether the transaction got an id,
+ * that is whether it wrote anything (UNDO-4), in the same round trip, so a read pays nothing more.
+ */
+async function runKept(db: PGlite, sql: string): Promise<{ raw: Results[]; changed: boolean }> {
+  await db.exec('BEGIN');
+  let open = true;
+  try {
+    const raw = await db.exec(sql, { rowMode: 'array' });
+    open = false;
+    const [check, commit] = await db.exec('SELECT txid_current_if_assigned() IS NOT NULL; COMMIT', { rowMode: 'array' });
+    // A COMMIT that rolled back (its transaction had failed) answers the tag ROLLBACK.
+    if (commit?.command === 'ROLLBACK') throw new Error('The transaction was rolled back at COMMIT.');
+    return { raw, changed: (check?.rows[0] as unknown[] | undefined)?.[0] === true };
+  } catch (error) {
+    if (open) await db.exec('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * UNDO-1: puts the files back as they were before run `segment` (every newer window undone,
+ * newest first) and sends them; the page replaces this worker with one started from it.
+ * This worker's Postgres no longer matches its files after this, so it is never used again.
+ */
+async function restore({ id, segment }: RestoreMessage): Promise<void> {
+  let intact = true;
+  try {
+    const db = await database;
+    if (!db) throw new Error('The SQL engine was not initialised.');
+    if (!journal.has(segment)) throw new Error('the database as it was before that call is no longer kept');
+    intact = false;
+    const older = journal.rewindTo(segment);
+    // The files themselves, moved (not copied, nor packed into a tar) to the next worker: this
+    // worker ends, so MEMFS's own buffers can go.
+    const mod = moduleOf(db);
+    const files = readFiles(mod.FS, { copy: false });
+    scope.postMessage({ type: 'restored', id, ok: true, files, segments: older }, buffersOf(files, mod.wasmMemory?.buffer));
+  } catch (error) {
+    scope.postMessage({ type: 'restored', id, ok: false, intact, message: messageOf(error) });
   }
 }
 
