@@ -4,9 +4,8 @@
 // step taken as the log would take it, then undone: the document serialized after the undo must be
 // the one serialized before the call, byte for byte.
 import { expect } from '@open-wc/testing';
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
-import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
 import type { UndoStep } from '../../src/undo-step.js';
+import { undoCaller as caller } from '../helpers/undo-call.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';
 import { createDrawioOperations } from '../../tools/drawio/operations.js';
@@ -15,31 +14,6 @@ import { createDocumentState } from '../../playground/shared/document-state.js';
 import { openDocumentStore, type SavedDocument } from '../../playground/shared/documents.js';
 
 /** What one call produced, the undo step included. */
-interface Outcome {
-  result: { ok: boolean; error?: { code: string }; [field: string]: unknown };
-  json: string;
-  undo: UndoStep | null;
-  confirmations: ConfirmationContent[];
-}
-
-/** Calls the definitions as the runtime does; the user answers every dialog with `answer`. */
-function caller(definitions: readonly AnyOperationDefinition[]) {
-  const byName = new Map(definitions.map((d) => [d.name, compileOperation(d)]));
-  return async (name: string, input: unknown = {}, answer: 'accept' | 'decline' = 'accept'): Promise<Outcome> => {
-    const confirmations: ConfirmationContent[] = [];
-    const hooks: CallHooks = {
-      isEnabled: () => true,
-      skipsConfirmation: () => false,
-      confirm: async ({ content }) => {
-        confirmations.push(content);
-        return answer === 'accept' ? () => {} : null;
-      },
-    };
-    const { json, undo } = await runCall(byName.get(name)!, input, hooks);
-    return { result: JSON.parse(json), json, undo, confirmations };
-  };
-}
-
 /** The slide editor, with a revision that grows with every change of the deck (as the playground's). */
 class SlidesPage extends FakeSlidesPage {
   revision = 0;

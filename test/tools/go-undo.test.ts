@@ -4,7 +4,7 @@ import { expect } from '@open-wc/testing';
 import { createGoOperations } from '../../tools/go/operations.js';
 import type { GoFilesModule, GoToolAdapter } from '../../tools/go/adapter.js';
 import { FakeGoPage } from '../helpers/tools-fakes.js';
-import { stepOf, undoCaller } from './node-undo-call.js';
+import { stepOf, undoCaller } from '../helpers/undo-call.js';
 
 const FILES = { 'main.go': 'package main\n\nfunc main() { println("日本語 \u{1F600}") }\r\n', 'lib/lib.go': 'package lib\n' };
 

@@ -5,7 +5,7 @@ import { contentsVersion } from '../../tools/files.js';
 import { createNodeOperations } from '../../tools/node/operations.js';
 import type { NodeRuntimeLike } from '../../tools/node/adapter.js';
 import { FakeNodeRuntime, nodeAdapter } from '../helpers/tools-fakes.js';
-import { stepOf, undoCaller } from './node-undo-call.js';
+import { stepOf, undoCaller } from '../helpers/undo-call.js';
 
 /** The fake runtime with the page's snapshot and versions (the runner's kept files, SHA-256 there; a hash here). */
 function withSnapshot(rt: FakeNodeRuntime, { keeping = true } = {}): NodeRuntimeLike & { snapshots: boolean[] } {

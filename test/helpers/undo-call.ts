@@ -1,4 +1,4 @@
-// The call path the node and go undo tests share: the runtime's real runCall, keeping the undo
+// The call path the undo tests of the tools share: the runtime's real runCall, keeping the undo
 // step the log row would own (the tests' usual caller drops it).
 import { expect } from '@open-wc/testing';
 import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
