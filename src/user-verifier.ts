@@ -157,7 +157,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   } catch {
     storage = null;
   }
-  // Without storage (or when it refuses to write) the enrolment lasts as long as the page.
+  // Without storage, or when it refuses to write, the enrolment lasts as long as the page.
   let inMemory: string | null = null;
   /** Challenges (base64url) of receipts this page accepted, and of requests still waiting: each is used once. */
   const used = new Set<string>();
@@ -170,11 +170,13 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     }
   };
   const write = (record: PublicKeyRecord) => {
-    inMemory = JSON.stringify({ v: 1, ...record });
+    const text = JSON.stringify({ v: 1, ...record });
+    inMemory = null;
     try {
-      storage?.setItem(ENROLMENT_KEY, inMemory);
+      if (!storage) throw new Error('no storage');
+      storage.setItem(ENROLMENT_KEY, text);
     } catch {
-      // Kept in memory (above) for this page.
+      inMemory = text;
     }
   };
   const enrolled = () => parseEnrolment(read());
@@ -232,8 +234,15 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     used.add(challengeText);
     let accepted = false;
     try {
-      const timeout = Math.max(0, Math.floor(timeoutMs));
-      const record = enrolled() ?? await enrol(credentials, signal, timeout);
+      // The caller's time covers both prompts of a first verification.
+      const deadline = Date.now() + timeoutMs;
+      const remaining = () => {
+        const left = Math.floor(deadline - Date.now());
+        if (!(left > 0)) throw new VerificationRefused('aborted', 'no time is left for the verification');
+        return left;
+      };
+      const record = enrolled() ?? await enrol(credentials, signal, remaining());
+      const timeout = remaining();
       const credential = await credentials.get({
         publicKey: {
           challenge: challenge as BufferSource,

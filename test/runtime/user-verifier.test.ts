@@ -233,6 +233,9 @@ describe('user verifier (WebAuthn, virtual authenticator)', () => {
     const verifier = createWebAuthnVerifier({ storage });
     expect(await refusal(verifier.verify(await call(), undefined, 1000))).to.equal('cancelled');
     expect(storage.getItem(ENROLMENT_KEY)).to.equal(null);
+    // No time left (the caller's deadline has passed): refused before any prompt.
+    expect(await refusal(verifier.verify(await call(), undefined, 0))).to.equal('aborted');
+    expect(await credentialsOf(absent)).to.deep.equal([]);
     await removeAuthenticator(absent);
     const unverified = await addAuthenticator({ isUserVerified: false });
     expect(await refusal(verifier.verify(await call(), undefined, 3000))).to.equal('cancelled');
