@@ -120,6 +120,12 @@ export function parseEnrolment(raw: string | null): PublicKeyRecord | null {
   }
 }
 
+/**
+ * Per page (its window), the challenges (base64url) of the receipts it accepted and of the requests
+ * still waiting: each is used once, however many verifiers the page creates.
+ */
+const usedChallenges = new WeakMap<object, Set<string>>();
+
 const random = (length: number) => globalThis.crypto.getRandomValues(new Uint8Array(length));
 
 /** A DOMException (or the signal's reason) from WebAuthn, as the refusal a caller acts on (UV-4). */
@@ -159,8 +165,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   }
   // Without storage, or when it refuses to write, the enrolment lasts as long as the page.
   let inMemory: string | null = null;
-  /** Challenges (base64url) of receipts this page accepted, and of requests still waiting: each is used once. */
-  const used = new Set<string>();
+  const used = usedChallenges.get(win) ?? new Set<string>();
+  usedChallenges.set(win, used);
 
   const read = (): string | null => {
     try {

@@ -126,13 +126,15 @@ describe('user verifier (WebAuthn, virtual authenticator)', () => {
     expect(JSON.parse(storage.getItem(ENROLMENT_KEY)!).v).to.equal(1);
   });
 
-  it('[UV-3] a consent is used once: the same description twice is refused, another call\'s is not', async () => {
+  it('[UV-3] a consent is used once on a page: the same description twice is refused, by any verifier of the page; another call\'s is not', async () => {
     await addAuthenticator();
     const verifier = createWebAuthnVerifier({ storage: new MemoryStorage() });
     const description = await call();
     await verifier.verify(description);
     expect(await refusal(verifier.verify(description))).to.equal('invalid');
     expect(await refusal(verifier.verify({ ...description }))).to.equal('invalid');
+    // Per page: another verifier on the same page refuses it too.
+    expect(await refusal(createWebAuthnVerifier({ storage: new MemoryStorage() }).verify(description))).to.equal('invalid');
     const next = await verifier.verify(await call());
     expect(next.description).not.to.deep.equal(description);
   });
