@@ -103,7 +103,10 @@ function encode(value: unknown, key: string): string | undefined {
 
 const subtle = (): SubtleCrypto => globalThis.crypto.subtle;
 
-/** SHA-256 of a string's UTF-8 bytes, or of bytes. */
+/**
+ * SHA-256 of a string's UTF-8 bytes, or of bytes.
+ * @example const rpIdHash = await sha256('localhost');
+ */
 export async function sha256(data: string | Uint8Array): Promise<Uint8Array> {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   return new Uint8Array(await subtle().digest('SHA-256', bytes as BufferSource));
@@ -111,17 +114,26 @@ export async function sha256(data: string | Uint8Array): Promise<Uint8Array> {
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** Hex SHA-256 of the canonical JSON of a call's input. */
+/**
+ * Hex SHA-256 of the canonical JSON of a call's input.
+ * @example await inputDigest({ path: 'a.txt' }) === await inputDigest(JSON.parse('{"path":"a.txt"}')) // true
+ */
 export async function inputDigest(input: unknown): Promise<string> {
   return hex(await sha256(canonicalJson(input)));
 }
 
-/** The WebAuthn challenge of a description: SHA-256 of its canonical JSON. */
+/**
+ * The WebAuthn challenge of a description: SHA-256 of its canonical JSON.
+ * @example navigator.credentials.get({ publicKey: { challenge: await challengeOf(description), … } })
+ */
 export function challengeOf(description: ConsentDescription): Promise<Uint8Array> {
   return sha256(canonicalJson(description));
 }
 
-/** base64url without padding, both ways. */
+/**
+ * base64url without padding, both ways.
+ * @example toBase64Url(new Uint8Array([0xfb, 0xff])) // '-_8'
+ */
 export function toBase64Url(bytes: Uint8Array | ArrayBuffer): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let binary = '';
@@ -134,6 +146,7 @@ export function toBase64Url(bytes: Uint8Array | ArrayBuffer): string {
  * The bytes of a base64url text. Strict: only the base64url alphabet, no padding, and only the one
  * text {@link toBase64Url} gives for those bytes (so that a receipt edited in its last character
  * cannot decode to the same bytes). Throws a TypeError otherwise.
+ * @example fromBase64Url('-_8') // Uint8Array [0xfb, 0xff]
  */
 export function fromBase64Url(text: string): Uint8Array {
   if (typeof text !== 'string' || !/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new TypeError('not base64url');
@@ -157,6 +170,7 @@ const ALGORITHMS: Record<number, { key: RsaHashedImportParams | EcKeyImportParam
 /**
  * An ECDSA signature in DER (`SEQUENCE { INTEGER r, INTEGER s }`, as authenticators give it) as the
  * raw 64-byte r‖s WebCrypto verifies. Null for anything that is not exactly that.
+ * @example crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, derToRaw(signature)!, data)
  */
 export function derToRaw(der: Uint8Array, size = 32): Uint8Array | null {
   // Both integers are ≤ 33 bytes, so every length here fits in one byte (short form).

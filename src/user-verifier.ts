@@ -98,12 +98,16 @@ export const ENROLMENT_KEY = 'fd-ai-operations-uv';
  * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
  * Chromium refuses `http://127.0.0.1` with `SecurityError: This is an invalid domain`. The URL
  * parser has already written every IPv4 form as dotted decimal and IPv6 in brackets.
+ * @example isIpLiteral('127.0.0.1') // true; isIpLiteral('localhost') // false
  */
 export function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`. */
+/**
+ * The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`.
+ * @example parseEnrolment(localStorage.getItem(ENROLMENT_KEY))
+ */
 export function parseEnrolment(raw: string | null): PublicKeyRecord | null {
   if (raw === null) return null;
   try {
