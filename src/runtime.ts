@@ -132,6 +132,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const relayPort = options.relayPort ?? DEFAULT_RELAY_PORT;
   const log = createOperationLog();
   const autoReconnect = !embedded && options.autoReconnect !== false;
+  const { consent } = options;
   let disposed = false;
 
   // The on-demand part (PKG-4, see on-demand.ts), loaded once, on the first switch-on or call, and
@@ -211,6 +212,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       const permission = createPermissionStore({ tool, storage: embedded ? null : options.storage, clock, events: embedded ? null : win });
       const session = createToolSession({
         tool, definitions: operations, permission, log, clock, embedded, onStatusChange, shown: pageOf(tool).shown, load,
+        verifiable: (typeof consent === 'object' ? consent[tool] : consent) !== 'click',
       });
       sessions.setState([...sessions.getState(), session]);
       return session;

@@ -65,6 +65,8 @@ export interface ToolSessionDeps {
   shown: ReadableStore<boolean>;
   /** The runtime's on-demand part (`on-demand.ts`), loaded once per runtime on the first switch-on or call. */
   load(): Promise<OnDemandParts>;
+  /** False when the page author chose `consent: 'click'` for this tool: a switch-on is the click alone, at once (UV-2). */
+  verifiable: boolean;
 }
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
@@ -170,8 +172,10 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     async turnOn() {
       if (embedded) return;
       if (store.getState().error) store.setState({ ...store.getState(), error: null });
+      if (permission.getState().enabled) return;
       // The gate (on demand) enables the permission itself, verified where that applies (UV-1).
-      if (!permission.getState().enabled) await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
+      if (!deps.verifiable) return permission.enable();
+      await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
     },
     turnOff() {
       permission.disable();
