@@ -108,10 +108,11 @@ export interface AiOps {
    */
   undo(id: number): Promise<UndoAnswer>;
   /**
-   * The page's user verification (UV-1, UV-5), loading the on-demand part: the enrolled key and its
-   * fingerprint, and the verified removal of the enrolment. Null when the page has no verifier.
+   * Loads the runtime's on-demand part (once) and gives it: for the package's own elements, which
+   * load with it (the log reads the page's user verification from `consent.verifier`, UV-5). A page
+   * has no need of it.
    */
-  userVerification(): Promise<UserVerifier | null>;
+  onDemand(): Promise<OnDemandParts>;
   /**
    * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
    * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
@@ -132,7 +133,6 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const relayPort = options.relayPort ?? DEFAULT_RELAY_PORT;
   const log = createOperationLog();
   const autoReconnect = !embedded && options.autoReconnect !== false;
-  const { consent } = options;
   let disposed = false;
 
   // The on-demand part (PKG-4, see on-demand.ts), loaded once, on the first switch-on or call, and
@@ -212,7 +212,6 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       const permission = createPermissionStore({ tool, storage: embedded ? null : options.storage, clock, events: embedded ? null : win });
       const session = createToolSession({
         tool, definitions: operations, permission, log, clock, embedded, onStatusChange, shown: pageOf(tool).shown, load,
-        verifiable: (typeof consent === 'object' ? consent[tool] : consent) !== 'click',
       });
       sessions.setState([...sessions.getState(), session]);
       return session;
@@ -232,7 +231,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     },
     anyOn,
     undo: (id) => load().then((p) => p.undo(id)),
-    userVerification: () => load().then((p) => p.consent.verifier),
+    onDemand: load,
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -65,8 +65,6 @@ export interface ToolSessionDeps {
   shown: ReadableStore<boolean>;
   /** The runtime's on-demand part (`on-demand.ts`), loaded once per runtime on the first switch-on or call. */
   load(): Promise<OnDemandParts>;
-  /** False when the page author chose `consent: 'click'` for this tool: a switch-on is the click alone, at once (UV-2). */
-  verifiable: boolean;
 }
 
 /** Creates a session; it starts at once when the stored permission is on (REG-2). */
@@ -112,10 +110,6 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     update({ status: 'starting', error: null });
     try {
       const parts = await load();
-      // UV-3: a stored "on" (this tab's, another tab's, or written by a driving program) counts only
-      // with a valid receipt where verification applies; the gate throws the reason otherwise.
-      await parts.consent.admit(tool, permission);
-      if (controller.signal.aborted) return;
       const loaded = operationsIn(parts);
       const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;
@@ -172,10 +166,8 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     async turnOn() {
       if (embedded) return;
       if (store.getState().error) store.setState({ ...store.getState(), error: null });
-      if (permission.getState().enabled) return;
       // The gate (on demand) enables the permission itself, verified where that applies (UV-1).
-      if (!deps.verifiable) return permission.enable();
-      await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
+      if (!permission.getState().enabled) await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
     },
     turnOff() {
       permission.disable();

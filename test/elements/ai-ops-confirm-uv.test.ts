@@ -15,7 +15,7 @@ await loadAiOpsElements();
 const device = {
   id: '',
   async add(present = true) {
-    ({ authenticatorId: this.id } = await executeServerCommand<{ authenticatorId: string }>('webauthn', { action: 'add', automaticPresenceSimulation: present }));
+    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
   },
   async present(enabled: boolean) {
     await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });

@@ -72,8 +72,9 @@ describe('elements: definition, runtime lookup, store controller', () => {
   it('[SHAPE-2] [UV-1] without provider or property, the page\'s default runtime (getAiOps) is used, verifying its switch-on as the default consent does', async () => {
     // The default runtime's consent is `auto`, and this browser is automated: the user's device is a
     // CDP virtual authenticator, and the switch-on goes through the real WebAuthn verification.
-    const { authenticatorId } = await executeServerCommand<{ authenticatorId: string }>('webauthn', { action: 'add' });
-    configureAiOps({ storage: new MemoryStorage(), loader: createFakeLoader(), autoReconnect: false, embedded: false });
+    const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add' })) as { authenticatorId: string };
+    const storage = new MemoryStorage();
+    configureAiOps({ storage, loader: createFakeLoader(), autoReconnect: false, embedded: false });
     const aiOps = getAiOps();
     const session = aiOps.provideOperations('drawio', testOperations('drawio'));
     const el = await fixture<elements.AiOpsSwitch>(html`<ai-ops-switch tool="drawio"></ai-ops-switch>`);
@@ -81,7 +82,7 @@ describe('elements: definition, runtime lookup, store controller', () => {
     await turnOn(session);
     await el.updateComplete;
     expect(el.on).to.equal(true);
-    expect(session.permission.getState().uv).to.have.property('on');
+    expect(JSON.parse(storage.getItem('fd-ai-operations:drawio:uv')!).on.description).to.include({ kind: 'switch', tool: 'drawio' });
     session.turnOff();
     await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
   });
