@@ -6,10 +6,18 @@
 //   - x-ai-ops-token equals this server start's random token (compared in constant time),
 //   - the body is application/json (a cross-site form cannot send that without a preflight).
 // No CORS header is ever sent, so a preflight from another origin fails in the browser too.
+//
+// The undo of an agent's command (UNDO-1) costs what the command changed, not the workspace's
+// size (issue 24): `keep` before the command and `changes` after it go through one kept-files
+// cache (kept.mjs) that reads only files whose version token (size, mtime/ctime ns, inode) moved,
+// and `changes` answers only the changed files' texts, plus the tree from the same walk. Measured
+// on 2,000 files / 20 MB: the full read it replaced took 1,450 ms with texts; a cached walk ≈ 9 ms.
+// Why a token cache and not an overlay mount (which does work here, +3 ms a command): kept.mjs.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ALLOWED_COMMANDS, OUTPUT_LIMIT, createProcessManager } from './processes.mjs';
+import { createKeptFiles } from './kept.mjs';
 import {
-  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, listTree, previousText, readTextFile, removeEmptyDirectory, removeFile, snapshotKept, textVersion, writeTextFile,
+  EXCLUDES, MAX_FILE_BYTES, WorkspaceError, fileVersions, previousText, readTextFile, removeEmptyDirectory, removeFile, textVersion, writeTextFile,
 } from './workspace.mjs';
 
 /** The path prefix of every runner endpoint. */
@@ -125,6 +133,8 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     workspace, home, outputLimit, etcDir, limits, bwrap,
     ...(timers ? { timers } : {}),
   });
+  // What the runner last saw of each file (tokens, and the kept texts the last `keep` read).
+  const kept = createKeptFiles(workspace);
 
   const endpoints = {
     async info() {
@@ -147,7 +157,7 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
       };
     },
     async tree() {
-      const { entries, truncated } = await listTree(workspace);
+      const { entries, truncated } = kept.tree();
       return { ok: true, entries, truncated };
     },
     async read(body) {
@@ -169,10 +179,19 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     async rmdir(body) {
       return { ok: true, removed: await removeEmptyDirectory(workspace, requireString(body, 'path')) };
     },
-    // The kept files, for the page's undo of a command (UNDO-1): the page keeps them, not this server.
+    // The kept files with their versions (and texts): what a page without keep/changes compares.
     async snapshot(body) {
-      const { files, truncated } = await snapshotKept(workspace, { contents: body.contents === true });
+      const { files, truncated } = kept.snapshot({ contents: body.contents === true });
       return { ok: true, files, truncated };
+    },
+    // Before an agent's command: what every kept file holds now, by a mark (null: cannot all be kept).
+    async keep() {
+      return { ok: true, ...kept.mark() };
+    },
+    // After it: the kept files it changed, each with its text at the mark (UNDO-1), and the tree now.
+    async changes(body) {
+      const { gone, truncated, files, tree } = kept.changes(requireString(body, 'mark', { max: 64 }));
+      return gone ? { ok: false, code: 'mark_gone', message: 'no such mark (used, or dropped)', tree } : { ok: true, truncated, files, tree };
     },
     async versions(body) {
       const paths = body.paths;
