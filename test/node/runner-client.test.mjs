@@ -148,6 +148,29 @@ describe('NodeRuntime against the runner', () => {
     await assert.rejects(runtime.files.versions(['../x']), (error) => error instanceof NodeRuntimeError && error.code === 'invalid_path');
   });
 
+  it('[UNDO-1] files.keep / files.changes: the runner holds the before-state and answers only what a command changed, with its text before; the tree comes with it', async () => {
+    const runtime = newRuntime();
+    await runtime.boot();
+    await runtime.files.write('keep/a.js', 'a\r\n');
+    await runtime.files.write('keep/b.js', 'b');
+    const mark = await runtime.files.keep();
+    assert.equal(typeof mark, 'string');
+    const proc = await runtime.processes.start('node', ['-e', "const fs = require('fs'); fs.writeFileSync('keep/a.js', 'A'); fs.rmSync('keep/b.js'); fs.writeFileSync('keep/c.js', 'c'); fs.mkdirSync('node_modules/y', { recursive: true }); fs.writeFileSync('node_modules/y/i.js', '1')"]);
+    assert.equal(await proc.exit, 0);
+    const { files, complete } = await runtime.files.changes(mark);
+    assert.equal(complete, true);
+    assert.deepEqual(files.map((f) => [f.path, f.before, f.version === null]), [
+      ['keep/a.js', 'a\r\n', false],
+      ['keep/b.js', 'b', true],
+      ['keep/c.js', null, false],
+    ]);
+    const [a] = await runtime.files.versions(['keep/a.js']);
+    assert.equal(files[0].version, a, 'the version now is the one versions gives');
+    const paths = runtime.files.tree.getState().map((e) => e.path);
+    assert.ok(paths.includes('keep/c.js') && !paths.includes('keep/b.js'), 'the tree was loaded from the same walk');
+    assert.deepEqual(await runtime.files.changes(mark), { files: [], complete: false }, 'a mark is used up');
+  });
+
   it('[RUNNER] round trip of node -e "console.log(1)" through the runner', async (t) => {
     const runtime = newRuntime();
     await runtime.boot();
