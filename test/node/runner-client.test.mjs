@@ -171,6 +171,27 @@ describe('NodeRuntime against the runner', () => {
     assert.deepEqual(await runtime.files.changes(mark), { files: [], complete: false }, 'a mark is used up');
   });
 
+  it('[UNDO-1] what the terminal and the page wrote between two agent commands is the next command\'s before-state', async () => {
+    const runtime = newRuntime();
+    await runtime.boot();
+    const run = async (script) => {
+      const proc = await runtime.processes.start('node', ['-e', script]);
+      assert.equal(await proc.exit, 0);
+    };
+    await runtime.files.write('between/t.js', 'page');
+    const first = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 1')");
+    assert.deepEqual((await runtime.files.changes(first)).files.map((f) => [f.path, f.before]), [['between/t.js', 'page']]);
+    await run("require('fs').writeFileSync('between/t.js', 'terminal')"); // the user's terminal
+    const second = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 2')");
+    assert.deepEqual((await runtime.files.changes(second)).files.map((f) => [f.path, f.before]), [['between/t.js', 'terminal']]);
+    await runtime.files.write('between/t.js', 'page again'); // the page's editor
+    const third = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 3')");
+    assert.deepEqual((await runtime.files.changes(third)).files.map((f) => [f.path, f.before]), [['between/t.js', 'page again']]);
+  });
+
   it('[RUNNER] round trip of node -e "console.log(1)" through the runner', async (t) => {
     const runtime = newRuntime();
     await runtime.boot();

@@ -154,6 +154,27 @@ describe('runner: the kept-files cache (a command pays for what it changes)', ()
     }
   });
 
+  it('[UNDO-1] while nothing can have written (quiet, the same activity stamp) the last walk is answered again; a moved stamp or a running process walks', async () => {
+    let activity = { stamp: 'a', quiet: true };
+    const kept = createKeptFiles(big.workspace, { now: later, activity: () => activity });
+    kept.mark();
+    kept.mark();
+    kept.tree();
+    assert.equal(kept.stats.walks, 1, 'one walk for the three');
+    activity = { stamp: 'b', quiet: true }; // a process ran and ended
+    const { mark } = kept.mark();
+    assert.equal(kept.stats.walks, 2);
+    await writeFile(join(big.workspace, 'd9/f9.js'), 'nine');
+    activity = { stamp: 'c', quiet: false }; // one is running
+    assert.deepEqual(kept.changes(mark).files.map((f) => f.path), ['d9/f9.js']);
+    kept.tree();
+    assert.equal(kept.stats.walks, 4, 'not quiet: every scan walks');
+    activity = { stamp: 'd', quiet: true };
+    kept.tree();
+    kept.mark();
+    assert.equal(kept.stats.walks, 6, 'a walk for the tree alone holds no texts: the mark walks again');
+  });
+
   it('[UNDO-4] bounds: past its bytes a workspace gives no mark (no step); at most MAX_MARKS marks are held, the oldest is gone', async () => {
     assert.deepEqual(createKeptFiles(big.workspace, { maxBytes: 1000 }).mark(), { mark: null, truncated: true });
     const kept = createKeptFiles(big.workspace, { now: later });

@@ -133,8 +133,24 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     workspace, home, outputLimit, etcDir, limits, bwrap,
     ...(timers ? { timers } : {}),
   });
-  // What the runner last saw of each file (tokens, and the kept texts the last `keep` read).
-  const kept = createKeptFiles(workspace);
+  // Writes through the endpoints, counted once done (a walk during one must not pass for after it).
+  let endpointWrites = 0;
+  const wrote = async (change) => {
+    try {
+      return await change;
+    } finally {
+      endpointWrites++;
+    }
+  };
+  // What the runner last saw of each file (tokens, and the kept texts the last `keep` read). Its
+  // last walk still holds while nothing could have changed the workspace: no process of this
+  // runner ran or ended since, no endpoint wrote (the workspace is this runner's own directory).
+  const kept = createKeptFiles(workspace, {
+    activity: () => {
+      const { generation, running, confined } = processes.activity();
+      return { stamp: `${generation}:${endpointWrites}`, quiet: running === 0 && confined };
+    },
+  });
 
   const endpoints = {
     async info() {
@@ -169,15 +185,15 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
       const contents = requireString(body, 'contents', { max: Number.MAX_SAFE_INTEGER });
       // `keep`: the page's undo (UNDO-1) gets what was there and the new version in the same round trip.
       const before = body.keep === true ? await previousText(workspace, path) : undefined;
-      await writeTextFile(workspace, path, contents, { owner });
+      await wrote(writeTextFile(workspace, path, contents, { owner }));
       return before === undefined ? { ok: true } : { ok: true, before, version: textVersion(contents) };
     },
     async remove(body) {
-      await removeFile(workspace, requireString(body, 'path'));
+      await wrote(removeFile(workspace, requireString(body, 'path')));
       return { ok: true };
     },
     async rmdir(body) {
-      return { ok: true, removed: await removeEmptyDirectory(workspace, requireString(body, 'path')) };
+      return { ok: true, removed: await wrote(removeEmptyDirectory(workspace, requireString(body, 'path'))) };
     },
     // The kept files with their versions (and texts): what a page without keep/changes compares.
     async snapshot(body) {
