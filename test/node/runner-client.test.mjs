@@ -171,6 +171,27 @@ describe('NodeRuntime against the runner', () => {
     assert.deepEqual(await runtime.files.changes(mark), { files: [], complete: false }, 'a mark is used up');
   });
 
+  it('[NODE-6] a tree the page holds already is not sent again: the runner answers its version unchanged, and a change sends the entries', async () => {
+    const answers = [];
+    const recording = async (input, init) => {
+      const response = await pageFetch(input, init);
+      if (String(input).endsWith('/tree')) answers.push(await response.clone().json());
+      return response;
+    };
+    const runtime = newRuntime({ fetch: recording });
+    await runtime.boot();
+    await runtime.files.tree.refresh();
+    assert.ok(Array.isArray(answers[0].entries), 'the first listing is sent whole');
+    assert.deepEqual(Object.keys(answers[1]).sort(), ['ok', 'truncated', 'unchanged', 'version'], 'the same listing again: no entries');
+    assert.equal(answers[1].version, answers[0].version);
+    assert.ok(runtime.files.tree.getState().some((e) => e.path === 'index.js'), 'the store still holds the listing');
+    const proc = await runtime.processes.start('node', ['-e', "require('fs').writeFileSync('tree-new.txt', 'x')"]);
+    assert.equal(await proc.exit, 0);
+    await runtime.files.tree.refresh();
+    assert.ok(answers.slice(2).some((a) => a.entries?.some((e) => e.path === 'tree-new.txt')), 'a changed listing is sent whole');
+    assert.ok(runtime.files.tree.getState().some((e) => e.path === 'tree-new.txt'));
+  });
+
   it('[UNDO-1] what the terminal and the page wrote between two agent commands is the next command\'s before-state', async () => {
     const runtime = newRuntime();
     await runtime.boot();

@@ -98,7 +98,7 @@ describe('runner: the kept-files cache (a command pays for what it changes)', ()
       { path: 'd7/f7.js', was: '// 7\n'.padEnd(10_000, 'x'), version: 64 },
     ]);
     assert.equal(kept.stats.reads, 2002, 'only the changed file was read');
-    assert.deepEqual(tree, await listTree(big.workspace), 'the same walk lists the tree');
+    assert.deepEqual({ entries: tree.entries, truncated: tree.truncated }, await listTree(big.workspace), 'the same walk lists the tree');
     assert.deepEqual(kept.changes(mark).files.map((f) => f.path), ['d7/f7.js'], 'the older mark still holds the text from before');
   });
 

@@ -66,6 +66,14 @@ export interface NodeChanges {
   readonly complete: boolean;
 }
 
+/** A listing as the runner sends it: its entries, or `unchanged` when they are the version the page has. */
+interface TreeAnswer {
+  readonly entries?: readonly FileEntry[];
+  readonly unchanged?: true;
+  readonly truncated: boolean;
+  readonly version?: string;
+}
+
 /** Why a read failed. */
 export const ReadErrorCode = {
   notFound: 'not_found',
@@ -423,6 +431,8 @@ export class NodeRuntime {
   private treeTruncated = false;
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
+  /** The runner's version of the listing in the tree store (sent as `have`: an unchanged one is not sent again). */
+  private treeVersion: string | null = null;
   private readonly listStore = createStore<readonly ProcessSummary[]>([], () => false);
   private readonly handles = new Map<string, NodeProcess>();
 
@@ -476,10 +486,9 @@ export class NodeRuntime {
         return result.mark;
       },
       changes: async (mark) => {
-        type Tree = { entries: FileEntry[]; truncated: boolean };
         const result = await this.call<
-          { ok: true; truncated: boolean; files: NodeChanges['files']; tree: Tree } | { ok: false; code: string; message: string; tree?: Tree }
-        >('changes', { mark });
+          { ok: true; truncated: boolean; files: NodeChanges['files']; tree: TreeAnswer } | { ok: false; code: string; message: string; tree?: TreeAnswer }
+        >('changes', { mark, have: this.treeVersion });
         if (result.tree) {
           this.applyTree(result.tree);
           // A listing still being fetched may be older than this one: fetched again after it.
@@ -580,7 +589,7 @@ export class NodeRuntime {
     const run = async () => {
       do {
         this.refreshAgain = false;
-        this.applyTree(await this.call<{ ok: boolean; entries: FileEntry[]; truncated: boolean }>('tree', {}));
+        this.applyTree(await this.call<TreeAnswer>('tree', { have: this.treeVersion }));
       } while (this.refreshAgain);
     };
     this.refreshing = run().finally(() => {
@@ -589,10 +598,11 @@ export class NodeRuntime {
     return this.refreshing;
   }
 
-  /** Loads a listing into the tree store. */
-  private applyTree(result: { readonly entries: readonly FileEntry[]; readonly truncated: boolean }): void {
+  /** Loads a listing into the tree store; `unchanged`: the runner's listing is the one held already. */
+  private applyTree(result: TreeAnswer): void {
     this.treeTruncated = result.truncated;
-    this.treeStore.set(Object.freeze(result.entries.map((e) => Object.freeze({ ...e }))));
+    if (result.entries) this.treeStore.set(Object.freeze(result.entries.map((e) => Object.freeze({ ...e }))));
+    this.treeVersion = result.entries || result.version === this.treeVersion ? result.version ?? null : null;
   }
 
   private async refreshQuietly(): Promise<void> {

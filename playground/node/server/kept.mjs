@@ -243,7 +243,10 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
     cache = next;
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     // Nothing of it is changed later (marks share `kept`), so it can be answered again as it is.
-    const result = { entries, truncated, kept, keptTruncated: truncated || overBytes };
+    // A name for this listing, so a page that has it already is not sent its 2,000 entries again.
+    const version = createHash('sha256');
+    for (const e of entries) version.update(`${e.path}\0${e.kind}\0${e.excluded ? 1 : 0}\n`);
+    const result = { entries, truncated, treeVersion: version.update(String(truncated)).digest('base64url'), kept, keptTruncated: truncated || overBytes };
     last = seen ? { stamp: seen.stamp, quiet: seen.quiet, keep, result } : null;
     return result;
   }
@@ -257,8 +260,8 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
     stats,
     /** The tree as listTree has it (every directory and file, `excluded` flagged), from the cache. */
     tree() {
-      const { entries, truncated } = scan({ keep: false });
-      return { entries, truncated };
+      const { entries, truncated, treeVersion } = scan({ keep: false });
+      return { entries, truncated, version: treeVersion };
     },
     /** Every kept file with its version and, with `contents`, its text (the `snapshot` endpoint). */
     snapshot({ contents = false } = {}) {
@@ -284,14 +287,14 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
     /**
      * After the command: the kept files whose text differs from the mark's, sorted by path, each with
      * its text at the mark (null: it was not kept then, the command created it) and its version now
-     * (null: no kept file now), and the tree now (the same walk). The mark is used up. `gone` when
+     * (null: no kept file now), and the tree now (the same walk, with its version). The mark is used up. `gone` when
      * the mark is unknown (used, dropped); `truncated` when the workspace now cannot all be kept.
      */
     changes(id) {
       const mark = marks.get(id);
       marks.delete(id);
-      const { entries, truncated, kept, keptTruncated } = scan({ keep: true });
-      const tree = { entries, truncated };
+      const { entries, truncated, treeVersion, kept, keptTruncated } = scan({ keep: true });
+      const tree = { entries, truncated, version: treeVersion };
       if (!mark) return { gone: true, tree };
       if (keptTruncated) return { truncated: true, files: [], tree };
       const files = [];

@@ -34,6 +34,14 @@ const STREAM_BACKLOG_LIMIT = 8 * 1024 * 1024;
 // JSON escaping can grow 1 MiB of text several times (control characters become \u00XX).
 const WRITE_BODY = 8 * MAX_FILE_BYTES;
 
+/**
+ * A listing as sent: its version always, its entries only when the page's (`have`) is another
+ * (a 2,000-file tree is ~115 KB of JSON to send, parse and compare after every command).
+ */
+function treeAnswer({ entries, truncated, version }, have) {
+  return have === version ? { unchanged: true, truncated, version } : { entries, truncated, version };
+}
+
 class HttpError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -172,9 +180,8 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
         },
       };
     },
-    async tree() {
-      const { entries, truncated } = kept.tree();
-      return { ok: true, entries, truncated };
+    async tree(body) {
+      return { ok: true, ...treeAnswer(kept.tree(), body.have) };
     },
     async read(body) {
       const contents = await readTextFile(workspace, requireString(body, 'path'));
@@ -206,7 +213,8 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
     },
     // After it: the kept files it changed, each with its text at the mark (UNDO-1), and the tree now.
     async changes(body) {
-      const { gone, truncated, files, tree } = kept.changes(requireString(body, 'mark', { max: 64 }));
+      const { gone, truncated, files, tree: now } = kept.changes(requireString(body, 'mark', { max: 64 }));
+      const tree = treeAnswer(now, body.have);
       return gone ? { ok: false, code: 'mark_gone', message: 'no such mark (used, or dropped)', tree } : { ok: true, truncated, files, tree };
     },
     async versions(body) {

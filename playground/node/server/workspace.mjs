@@ -463,7 +463,8 @@ export async function diskUsage(workspace, { stopAbove = Infinity } = {}) {
  * @returns {Promise<{entries: {path: string, kind: 'file'|'directory', excluded: boolean}[], truncated: boolean}>}
  */
 export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
-  return createKeptFiles(workspace, { limit }).tree();
+  const { entries, truncated } = createKeptFiles(workspace, { limit }).tree();
+  return { entries, truncated };
 }
 
 /** Most bytes of text a snapshot carries (the page's undo budget, UNDO-4); past it the snapshot is cut. */
