@@ -20,8 +20,8 @@ import { createWorkspace, removeWorkspace } from '../../playground/node/server/w
 
 export const name = 'node page: node_run_command round trip';
 
-const RUNS = 12;
-const SIZE_RUNS = 10;
+const RUNS = 20;
+const SIZE_RUNS = 20;
 const SIZE_BUDGET = 1.2;
 const BIG_FILES = 2000;
 const FILE_BYTES = 10_000;
