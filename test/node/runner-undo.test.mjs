@@ -172,9 +172,15 @@ describe('runner: the kept-files cache (a command pays for what it changes)', ()
     kept.tree();
     assert.equal(kept.stats.walks, 4, 'not quiet: every scan walks');
     activity = { stamp: 'd', quiet: true };
-    kept.tree();
-    kept.mark();
-    assert.equal(kept.stats.walks, 6, 'a walk for the tree alone holds no texts: the mark walks again');
+    const fresh = createKeptFiles(big.workspace, { now: later, activity: () => activity });
+    fresh.tree();
+    const waiting = fresh.mark().mark;
+    assert.equal(fresh.stats.walks, 2, 'a walk for the tree alone (no mark waiting) holds no texts: the mark walks again');
+    await writeFile(join(big.workspace, 'd9/f9.js'), 'nine again');
+    activity = { stamp: 'e', quiet: true }; // the command ended; the page asks for the tree, then the changes
+    fresh.tree();
+    assert.deepEqual(fresh.changes(waiting).files.map((f) => [f.path, f.before]), [['d9/f9.js', 'nine']]);
+    assert.equal(fresh.stats.walks, 3, 'while a mark waits, the tree\'s walk reads the texts: the changes answer from it');
   });
 
   it('[UNDO-4] bounds: past its bytes a workspace gives no mark (no step); at most MAX_MARKS marks are held, the oldest is gone', async () => {

@@ -158,8 +158,12 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
    * /proc/self/fd): a component swapped meanwhile gives a token of another inode, which only makes
    * the file read again, through the descriptor.
    */
-  function scan({ keep }) {
+  function scan({ keep: asked }) {
     stats.scans++;
+    // While a mark waits for its changes, a walk for the tree reads texts too (only of the files
+    // whose token moved): the page asks for the tree at a process's exit, just before the changes,
+    // which can then answer from that walk instead of walking again.
+    const keep = asked || marks.size > 0;
     const seen = activity?.() ?? null;
     if (seen?.quiet && last?.quiet && last.stamp === seen.stamp && (last.keep || !keep)) return last.result;
     stats.walks++;
