@@ -248,9 +248,9 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     // Nothing of it is changed later (marks share `kept`), so it can be answered again as it is.
     // A name for this listing, so a page that has it already is not sent its 2,000 entries again.
-    const version = createHash('sha256');
-    for (const e of entries) version.update(`${e.path}\0${e.kind}\0${e.excluded ? 1 : 0}\n`);
-    const result = { entries, truncated, treeVersion: version.update(String(truncated)).digest('base64url'), kept, keptTruncated: truncated || overBytes };
+    const listing = entries.map((e) => `${e.path}\0${e.kind}\0${e.excluded ? 1 : 0}`).join('\n');
+    const treeVersion = createHash('sha256').update(`${listing}\n${truncated}`).digest('base64url');
+    const result = { entries, truncated, treeVersion, kept, keptTruncated: truncated || overBytes };
     last = seen ? { stamp: seen.stamp, quiet: seen.quiet, keep, result } : null;
     return result;
   }
