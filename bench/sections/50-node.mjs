@@ -14,6 +14,7 @@
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDemo } from '../../test/e2e/harness.mjs';
+import { createKeptFiles } from '../../playground/node/server/kept.mjs';
 import { createProcessManager } from '../../playground/node/server/processes.mjs';
 import { sandboxOwner } from '../../playground/node/server/sandbox.mjs';
 import { createWorkspace, removeWorkspace } from '../../playground/node/server/workspace.mjs';
@@ -61,6 +62,7 @@ async function sandboxCost() {
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
 const ms = (x) => `${Math.round(x).toLocaleString('en-US')} ms`;
+const walkMs = (x) => `${x.toFixed(1)} ms`;
 
 /** Opens the node page at `origin` + `query` with its switch on, `node_run_command` registered and the runtime booted. */
 async function openNode(browser, origin, query) {
@@ -130,6 +132,7 @@ export async function run({ demo, browser }) {
   const small = await startDemo();
   const big = await startDemo();
   let sizeTimes;
+  let walkTimes;
   try {
     // The sample project's 3 files are there already.
     await fill(small.workspace, 10 - 3);
@@ -140,6 +143,16 @@ export async function run({ demo, browser }) {
     sizeTimes = await alternate(bigPage, smallPage, writeOne, SIZE_RUNS);
     await smallPage.close();
     await bigPage.close();
+    // What the big side pays in the runner: one walk a command (lstat of every entry), alone.
+    walkTimes = { big: [], small: [] };
+    const walkers = { big: createKeptFiles(big.workspace), small: createKeptFiles(small.workspace) };
+    for (let i = -1; i < SIZE_RUNS; i++) {
+      for (const side of i % 2 ? ['big', 'small'] : ['small', 'big']) {
+        const started = performance.now();
+        walkers[side].tree();
+        if (i >= 0) walkTimes[side].push(performance.now() - started);
+      }
+    }
   } finally {
     await small.close();
     await big.close();
@@ -159,6 +172,7 @@ export async function run({ demo, browser }) {
     { label: `node_run_command \`node -e "1"\` undo on, p95 / max`, value: `${ms(pct(undoTimes.a, 0.95))} / ${ms(Math.max(...undoTimes.a))}` },
     { label: `a command changing 1 file, 10-file workspace, p50 (n=${SIZE_RUNS})`, value: ms(smallP50) },
     { label: `  the same in ${BIG_FILES.toLocaleString('en-US')} files / ${(BIG_FILES * FILE_BYTES / 1e6).toFixed(0)} MB, p50`, value: `${ms(bigP50)} (×${ratio.toFixed(2)})`, budget: `≤ ${SIZE_BUDGET}× the 10 files`, ok: ratio <= SIZE_BUDGET },
+    { label: '  the runner\'s walk of the 2,000 files / of the 10, p50', value: `${walkMs(pct(walkTimes.big, 0.5))} / ${walkMs(pct(walkTimes.small, 0.5))}` },
     { label: `runner spawn→exit \`node -e 1\` in the sandbox, p50 (n=${SPAWNS})`, value: ms(confined) },
     { label: `runner spawn→exit \`node -e 1\` unconfined (bench only), p50`, value: ms(unconfined) },
     { label: 'sandbox start-up cost (bwrap + prlimit), p50 difference', value: ms(confined - unconfined) },
