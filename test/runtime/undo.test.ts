@@ -78,7 +78,7 @@ async function setup(extra: Partial<AiOpsOptions> = {}) {
   const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
   const tool = notesTool(clock);
   const session = aiOps.provideOperations('notes', tool.definitions);
-  session.turnOn();
+  await session.turnOn();
   await started(session);
   return { clock, storage, loader, aiOps, mc: loader.modelContext, session, ...tool };
 }
