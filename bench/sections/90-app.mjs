@@ -171,7 +171,25 @@ export async function run({ demo, browser }) {
     // zero-delay timers, so right after a burst of navigations it still holds the registrations it
     // has not passed on yet (measured: ~10 KB a navigation, gone within a second). Collected
     // every 250 ms until two readings agree within 0.5 % (at most 10 s): a state, not a fixed sleep.
+    //
+    // Issue 24: that criterion alone stopped while the queue still drained. The wrapper's registerTool
+    // awaits its tool-change queue (zero-delay timers, clamped to 4 ms once nested), and 20 rounds of
+    // fast navigation pile up a backlog of registrations still waiting (measured at round 20: 403
+    // AbortControllers, 181 copies of a Go schema's text, ~1.3 MB; 5 s later 9 and 16, fewer than at
+    // round 2), each GC reading then falling by less than 0.5 %. So the queue is awaited first, until
+    // no new link was added while waiting: a state, not a sleep.
+    const queueSettled = () => page.evaluate(async () => {
+      const context = document.modelContext;
+      if (!context?.__isBrowserMcpServer || !('nativeToolChangeQueue' in context)) return;
+      for (let queue; queue !== context.nativeToolChangeQueue; ) {
+        queue = context.nativeToolChangeQueue;
+        await queue;
+        // The registrations that awaited it resume after it, each with one more zero-delay timer.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    });
     const heapAfterGc = async () => {
+      await queueSettled();
       let last = Infinity;
       for (const deadline = Date.now() + 10_000; ;) {
         for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
