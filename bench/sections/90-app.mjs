@@ -8,13 +8,13 @@
 //     page's chunk cached (its first visit is not counted); p50 of 10 (budget ≤ 300 ms);
 //   - heap: once the page is idle after forced garbage collection (CDP), after round 2 and after
 //     round 20: what the pages keep, from heap snapshots without compiled code (≤ 1.10×), and the
-//     whole used size beside it; then the same after round 40 (whether the growth stops), and
+//     whole used size beside it; then the same after rounds 40 and 60 (whether the growth stops), and
 //     what grew most between the snapshots, by constructor (how a growth is found).
 import { gzipSync } from 'node:zlib';
 import { OPERATIONS } from '../../test/e2e/harness.mjs';
 import { routedTools } from '../../test/e2e/app-harness.mjs';
 
-export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 (and 40) rounds';
+export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 (and 60) rounds';
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n) => `${n.toFixed(0)} ms`;
@@ -89,9 +89,9 @@ async function switchOn(page, origin, tool) {
 }
 
 /** APP-2's rounds, and the longer run printed beside them (whether the growth stops). */
-const LONG_ROUNDS = 40;
-const HEAP_ROUNDS = [2, 5, 10, 15, 20, 30, 40];
-const SNAPSHOT_ROUNDS = [2, 20, LONG_ROUNDS];
+const LONG_ROUNDS = 60;
+const HEAP_ROUNDS = [2, 5, 10, 15, 20, 30, 40, 50, 60];
+const SNAPSHOT_ROUNDS = [2, 20, 40, LONG_ROUNDS];
 
 /**
  * A heap snapshot's self sizes: compiled code apart from every other object (what the pages keep),
@@ -232,7 +232,7 @@ export async function run({ demo, browser }) {
     // behind. The whole heap is printed beside it, with the code's part, and the same again after
     // a longer run (does it stop?), with what grew most, by constructor.
     const early = objects.get(2);
-    for (const round of [20, LONG_ROUNDS]) {
+    for (const round of [20, 40, LONG_ROUNDS]) {
       const late = objects.get(round);
       const objectRatio = late.objects / early.objects;
       const label = `heap objects after round 2 → round ${round} (${tools.length} pages a round)`;
@@ -242,7 +242,7 @@ export async function run({ demo, browser }) {
       rows.push({ label: '  whole JS heap (V8 used size), same rounds', value: `${mb(heaps.get(2))} → ${mb(heaps.get(round))} (${(heaps.get(round) / heaps.get(2)).toFixed(2)}×; compiled code ${mb(early.code)} → ${mb(late.code)})` });
     }
     rows.push({ label: `  whole JS heap after rounds ${HEAP_ROUNDS.join(', ')}`, value: [...heaps.values()].map(mb).join(', ') });
-    for (const [from, to] of [[2, 20], [20, LONG_ROUNDS]]) {
+    for (const [from, to] of [[2, 20], [20, 40], [40, LONG_ROUNDS]]) {
       rows.push({ label: `  grew most, round ${from} → ${to} (bytes, by constructor)`, value: topGrowth(objects.get(from).byKey, objects.get(to).byKey) });
     }
     // Leave every switch off for the next section.
