@@ -163,9 +163,10 @@ export async function run({ root, demo, browser }) {
     restarts.push(r.restart);
     timeoutLate.push(r.late);
   }
-  // 4. SQL-9: a call selecting millions of rows. The worker cuts them to 200 before they reach the
-  //    page, so the page's main thread has nothing big to copy or convert. Alternated with the same
-  //    query in PGlite in Node (which of the two goes first alternates too).
+  // 4. SQL-9: a call selecting millions of rows. The worker cuts them to 200 on Postgres's wire
+  //    bytes, before PGlite parses a row (engine/row-cut.ts), so neither the worker nor the page
+  //    has anything big to parse, copy or convert. Alternated with the same query in PGlite in
+  //    Node, which parses every row (which of the two goes first alternates too).
   const manyMs = [];
   const longest = [];
   const nodeMs = [];
