@@ -181,7 +181,8 @@ export async function run({ demo, browser }) {
     const queueSettled = () => page.evaluate(async () => {
       const context = document.modelContext;
       if (!context?.__isBrowserMcpServer || !('nativeToolChangeQueue' in context)) return;
-      for (let queue; queue !== context.nativeToolChangeQueue; ) {
+      // At most 10 s: a queue that never settles is then read as it is (the GC readings below).
+      for (let queue, deadline = performance.now() + 10_000; queue !== context.nativeToolChangeQueue && performance.now() < deadline; ) {
         queue = context.nativeToolChangeQueue;
         await queue;
         // The registrations that awaited it resume after it, each with one more zero-delay timer.
