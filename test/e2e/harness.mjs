@@ -284,8 +284,13 @@ export function envelope(result) {
   return JSON.parse(result.content[0].text);
 }
 
-/** Clicks the page's switch like a person (the input inside the element's shadow root). */
+/**
+ * Clicks the page's switch like a person (the input inside the element's shadow root), in the tab
+ * in front: a person clicks in the tab they look at, and WebAuthn refuses a document without focus
+ * (`NotAllowedError`), so the verification of a switch-on (UV-1) needs it.
+ */
 export async function clickSwitch(page, tool) {
+  await page.bringToFront();
   await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).click();
 }
 
