@@ -291,7 +291,11 @@ export function envelope(result) {
  */
 export async function clickSwitch(page, tool) {
   await page.bringToFront();
-  await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).click();
+  const input = page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`);
+  await input.click();
+  // Until the switch is no longer starting (the device answered, the scripts loaded): bringing
+  // another tab to front meanwhile would take the focus its verification needs.
+  await input.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 20_000 });
 }
 
 // ---- Helpers for the relay end-to-end files (test/e2e/relay-*.test.mjs) ----
