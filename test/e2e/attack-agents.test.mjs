@@ -330,7 +330,7 @@ test('[UV-1] [UV-6] the user present: DevTools MCP\'s click turns the switch on,
 
 // ---- Another device ----
 
-test('[UV-1] [UV-3] a virtual authenticator added after enrolment (the first removed, a fresh one present) cannot approve: the call is declined and the note is untouched', { timeout: 240_000 }, async () => {
+test('[UV-1] [UV-4] a virtual authenticator added after enrolment (the first removed, a fresh one present) cannot approve: the call is declined and the note is untouched', { timeout: 240_000 }, async () => {
   await userTurnsOn();
   await device.remove();
   device = await addUserDevice(browser.context, page, { present: true });
