@@ -78,13 +78,13 @@ async function agentsList() {
   return { fromPlaywright, fromDevTools };
 }
 
-/** The user (present for this one click) turns the switch on, with a trusted click; then leaves. */
-async function userTurnsOn() {
-  if (await isOn()) return;
+/** The user (present for this one click) turns `tool`'s switch on, with a trusted click; then leaves. */
+async function userTurnsOn(tool = 'sample', count = OPS.length) {
+  if (await switchInput(page, tool).isChecked()) return;
   await device.setPresent(true);
   try {
-    await switchInput(page, 'sample').click();
-    await waitFor(async () => (await isOn()) && (await browserListed(page, 'sample_')).length === OPS.length, 60_000, 'the switch on by the user, its operations listed');
+    await switchInput(page, tool).click();
+    await waitFor(async () => (await switchInput(page, tool).isChecked()) && (await browserListed(page, `${tool}_`)).length === count, 60_000, `the ${tool} switch on by the user, its operations listed`);
   } finally {
     await device.setPresent(false);
   }
@@ -328,9 +328,37 @@ test('[UV-1] [UV-6] the user present: DevTools MCP\'s click turns the switch on,
   }
 });
 
+// ---- The Node page: a file ----
+
+test('[UV-1] [UV-6] the Node page, the user absent: DevTools MCP\'s execute_webmcp_tool node_delete_file, approved by a second DevTools MCP\'s click on 削除する, is declined and index.js reads back byte-identical', { timeout: 240_000 }, async () => {
+  await page.goto(`${localOrigin(demo)}/node/?id=attack-agents`);
+  await switchInput(page, 'node').waitFor({ timeout: 60_000 });
+  await userTurnsOn('node', 5);
+  const read = async () => waitFor(async () => {
+    const { env } = devtoolsResult(await dt.call('execute_webmcp_tool', { pageId: dtPage, toolName: 'node_read_file', input: JSON.stringify({ path: 'index.js' }) }));
+    return env.error?.code === 'not_ready' ? null : env;
+  }, 60_000, 'node_read_file once the engine is ready');
+  const before = await read();
+  assert.equal(before.ok, true, JSON.stringify(before));
+  const call = dt.call('execute_webmcp_tool', { pageId: dtPage, toolName: 'node_delete_file', input: JSON.stringify({ path: 'index.js' }) }, 150_000)
+    .then((answer) => devtoolsResult(answer));
+  const approve = page.locator('ai-ops-confirm [part~="action-button"]');
+  await waitFor(async () => (await approve.isVisible()) && (await approve.getAttribute('aria-disabled')) !== 'true', 30_000, 'the dialog\'s 削除する to be pressable');
+  const pressed = await dtClicker.call('click', { pageId: dtClickerPage, uid: await dtClicker.uid(dtClickerPage, /button "削除する"/, '削除する in the snapshot') })
+    .then(() => null, (error) => error);
+  const { env } = await call;
+  if (pressed) throw pressed;
+  assert.equal(env.ok, false, JSON.stringify(env));
+  assert.equal(env.error.code, 'declined');
+  const after = await read();
+  assert.equal(after.contents, before.contents, 'index.js byte-identical');
+});
+
 // ---- Another device ----
 
 test('[UV-1] [UV-4] a virtual authenticator added after enrolment (the first removed, a fresh one present) cannot approve: the call is declined and the note is untouched', { timeout: 240_000 }, async () => {
+  await page.goto(url);
+  await switchInput(page, 'sample').waitFor();
   await userTurnsOn();
   await device.remove();
   device = await addUserDevice(browser.context, page, { present: true });
