@@ -9,6 +9,7 @@ import { heapPlugin } from './test/elements/heap-plugin.mjs';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
 import { assertLaunchedBrowserMode } from './test/webmcp-check.mjs';
 import { aiOpsEntriesPlugin } from './test/wtr-ai-ops-plugin.mjs';
+import { webauthnPlugin } from './test/wtr-webauthn-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -40,8 +41,9 @@ export default {
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
   // React 19 ships CommonJS only; the plugin serves it as ES modules for the React wrapper tests.
-  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9); heap: the JS heap after GC (SAFE-8).
-  plugins: [a11ySnapshotPlugin(), heapPlugin(), reactEsmPlugin(), aiOpsEntriesPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // a11ySnapshot: tests read Chromium's accessibility tree (SAFE-9); heap: the JS heap after GC (SAFE-8);
+  // webauthn: a CDP virtual authenticator playing the user's device (UV-1..UV-4).
+  plugins: [a11ySnapshotPlugin(), heapPlugin(), webauthnPlugin(), reactEsmPlugin(), aiOpsEntriesPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -55,6 +55,9 @@ export const POINTER_GUARD_MS = 750;
  * @csspart body - The sentences under the heading.
  * @csspart operation - The operation name in the body.
  * @csspart automation-notice - The sentence shown when a program drives the browser (AGENT-3).
+ * @csspart verification-notice - The sentence shown when approving needs the user's verification (UV-1).
+ * @csspart verification-status - The live region that says 「本人確認を待っています」 while the OS prompt is up (UV-7).
+ * @csspart protect - The label of the 「承認を本人確認で守る」 checkbox (UV-2).
  * @csspart detail - The disclosure with the full content handed in.
  * @csspart skip - The label of the 「このページでは今後尋ねない」 checkbox.
  * @csspart checkbox - That checkbox.
@@ -142,6 +145,10 @@ export class AiOpsConfirm extends AiOpsPanel {
     .skip input {
       margin: 0;
     }
+    /* Always in the tree, so that the words put in it are announced (UV-7). */
+    .status {
+      margin: 0;
+    }
     .actions {
       display: flex;
       justify-content: flex-end;
@@ -207,7 +214,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     return this.renderRoot.querySelector('.cancel');
   }
   private get skipCheckbox(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('.skip input');
+    return this.renderRoot.querySelector('.skip input:not(.protect)');
   }
   private get heading(): HTMLElement | null {
     return this.renderRoot.querySelector('h2');
@@ -277,6 +284,9 @@ export class AiOpsConfirm extends AiOpsPanel {
     const { text } = this;
     const { content } = request;
     const running = request.status === 'running';
+    // UV-7: while the OS prompt is up, the action waits and やめる still declines.
+    const verifying = request.status === 'verifying';
+    const required = request.verification === 'required';
     // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
     const byUser = request.by === 'user';
     const { title, summary } = byUser && request.undo ? undoContent(request, text) : content;
@@ -287,7 +297,8 @@ export class AiOpsConfirm extends AiOpsPanel {
           <p>${fillString(byUser ? text.confirmUndoBy : text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
           <p>${summary}</p>
           <p>${byUser ? text.confirmUndoFinal : content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
-          ${this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
+          ${required ? html`<p class="automation" part="verification-notice">${text.confirmVerificationRequired}</p>`
+            : this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
           ${content.detail === undefined ? nothing : html`
             <details part="detail">
               <summary>${text.confirmDetail}</summary>
@@ -295,15 +306,19 @@ export class AiOpsConfirm extends AiOpsPanel {
             </details>`}
         </div>
         ${byUser ? nothing : html`<label class="skip" part="skip">
-          <input type="checkbox" part="checkbox" ?disabled=${running} />${text.confirmSkipFuture}
+          <input type="checkbox" part="checkbox" ?disabled=${running || verifying} />${text.confirmSkipFuture}
         </label>`}
+        ${request.verification === 'offered' ? html`<label class="skip" part="protect">
+          <input type="checkbox" class="protect" part="checkbox" ?disabled=${running || verifying} />${text.confirmProtect}
+        </label>` : nothing}
+        <p class="status" part="verification-status" role="status">${verifying ? text.confirmVerifying : ''}</p>
         <div class="actions" part="actions">
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
             @click=${this.onCancelClick}>${text.confirmCancel}</button>
           <button type="button" class="action" part="button action-button" ?disabled=${running}
-            aria-disabled=${this.guard.active && !running ? 'true' : nothing}
-            aria-busy=${running ? 'true' : nothing} @click=${this.onAction}>${running
-              ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${text.confirmRunning}`
+            aria-disabled=${(this.guard.active || verifying) && !running ? 'true' : nothing}
+            aria-busy=${running || verifying ? 'true' : nothing} @click=${this.onAction}>${running || verifying
+              ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`
               : content.actionLabel}</button>
         </div>
       </div>
@@ -343,7 +358,7 @@ export class AiOpsConfirm extends AiOpsPanel {
 
   private decline(reason: AiOpsDeclineReason): void {
     const request = this.request;
-    if (!request || request.status !== 'waiting') return;
+    if (!request || request.status === 'running') return;
     this.runtime.confirmations.decline(request.id);
     const declined = new AiOpsConfirmDeclineEvent({ id: request.id, tool: request.tool, name: request.name, reason });
     this.dispatchEvent(declined);
@@ -360,7 +375,9 @@ export class AiOpsConfirm extends AiOpsPanel {
     // SAFE-7: focus starts on やめる, so reaching this button by keyboard took a deliberate Tab.
     if (!this.guard.allows(event)) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
-    this.runtime.confirmations.approve(request.id, { skipFuture });
+    // UV-1: this trusted click itself starts the platform's prompt, where verification applies.
+    const protect = this.renderRoot.querySelector<HTMLInputElement>('.protect')?.checked ?? false;
+    this.runtime.confirmations.approve(request.id, { skipFuture, protect });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
     this.dispatchEvent(approved);
   }

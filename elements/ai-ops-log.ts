@@ -257,6 +257,8 @@ export class AiOpsLog extends AiOpsPanel {
     reconnecting: { state: true, attribute: false },
     reconnectError: { state: true, attribute: false },
     undoing: { state: true, attribute: false },
+    keyFingerprint: { state: true, attribute: false },
+    unenrolNote: { state: true, attribute: false },
   };
 
   /** Show only this tool: its switch decides visibility. Without it: every tool of the page. */
@@ -270,6 +272,10 @@ export class AiOpsLog extends AiOpsPanel {
 
   private reconnecting = false;
   private reconnectError: string | null = null;
+  /** The enrolled key's fingerprint (UV-5), read when the panel opens and after each row; null when none. */
+  private keyFingerprint: string | null = null;
+  /** What the last 「本人確認の登録を解除」 did. */
+  private unenrolNote: string | null = null;
   /** The rows whose undo the user started and which have not answered yet. */
   private undoing: ReadonlySet<number> = new Set();
   /** Why an undo of a row failed, said under it until it is tried again. */
@@ -382,6 +388,10 @@ export class AiOpsLog extends AiOpsPanel {
         </div>
         <div class="actions">
           <button type="button" part="export-button" @click=${this.saveRecord}>${text.logExport}</button>
+          ${this.keyFingerprint === null ? nothing : html`
+            <span class="key" part="verification-key">${fillString(text.logVerificationKey, { fingerprint: this.keyFingerprint }).join('')}</span>
+            <button type="button" part="unenrol-button" @click=${this.unenrol}>${text.logUnenrol}</button>`}
+          ${this.unenrolNote === null ? nothing : html`<span class="note" role="status">${this.unenrolNote}</span>`}
         </div>
       </div>
     `;
@@ -413,6 +423,7 @@ export class AiOpsLog extends AiOpsPanel {
       <time part="time" datetime=${new Date(entry.time).toISOString()}>${rowTime(entry)}</time>
       <span class="name" part="name">${entry.name}</span>
       ${entry.by === 'user' ? html`<span class="by" part="by">${this.text.logByUser}</span>` : nothing}
+      ${entry.receipt ? html`<span class="by" part="verified">${this.text.logVerified}</span>` : nothing}
       <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
       <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
       <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
@@ -473,9 +484,11 @@ export class AiOpsLog extends AiOpsPanel {
    * AUDIT-1: on the user's click only, the page's rows as JSON Lines, downloaded as a file (a Blob
    * behind an object URL, revoked once the download has it). Nothing is written before that click.
    */
-  private saveRecord(event: MouseEvent): void {
+  private async saveRecord(event: MouseEvent): Promise<void> {
     if (!event.isTrusted) return;
-    const blob = new Blob([auditRecord(this.runtime.log.getState().entries)], { type: 'application/x-ndjson' });
+    // UV-5: each receipt goes with the enrolled key's public part (an auditor still checks against their own copy).
+    const key = (await this.runtime.userVerification().catch(() => null))?.enrolled() ?? null;
+    const blob = new Blob([auditRecord(this.runtime.log.getState().entries, key)], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
@@ -513,6 +526,8 @@ export class AiOpsLog extends AiOpsPanel {
     const count = this.rows.length;
     const rows = this.rowsElement;
     if (rows && count > this.lastRowCount && this.stuckToBottom) rows.scrollTop = rows.scrollHeight;
+    // The first verified approval enrolled a key: show its fingerprint in the open panel (UV-5).
+    if (this.open && count > this.lastRowCount && this.keyFingerprint === null && this.rows.some((e) => e.receipt)) void this.readKey();
     this.lastRowCount = count;
     if (this.focusAfterUndo !== null) {
       const note = this.renderRoot.querySelector<HTMLElement>(`[part~="row"][data-id="${this.focusAfterUndo}"] [part~="undo-state"]`);
@@ -525,6 +540,27 @@ export class AiOpsLog extends AiOpsPanel {
 
   private onPanelToggle(event: Event): void {
     this.open = (event.target as HTMLDetailsElement).open;
+    if (this.open) void this.readKey();
+  }
+
+  /** The enrolled key's fingerprint, shown so the user can compare it with the key they hold (UV-5). */
+  private async readKey(): Promise<void> {
+    const verifier = await this.runtime.userVerification().catch(() => null);
+    this.keyFingerprint = (await verifier?.fingerprint().catch(() => null)) ?? null;
+  }
+
+  /** UV-2: removing the enrolment is itself verified (the verifier asks first); a script's click does nothing. */
+  private async unenrol(event: MouseEvent): Promise<void> {
+    if (!event.isTrusted) return;
+    this.unenrolNote = null;
+    try {
+      const verifier = await this.runtime.userVerification();
+      await verifier?.unenrol();
+      this.unenrolNote = this.text.logUnenrolled;
+    } catch (error) {
+      this.unenrolNote = fillString(this.text.logUnenrolFailed, { reason: describeError(error) }).join('');
+    }
+    await this.readKey();
   }
 
   private onRowToggle(event: Event): void {

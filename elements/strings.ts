@@ -61,6 +61,25 @@ export interface AiOpsStrings {
   confirmUndoEdited: string;
   /** Between the items of that list. */
   confirmUndoSeparator: string;
+  /**
+   * Said in the dialog when approving needs the platform's user verification (UV-1): a program that
+   * drives the browser cannot give it. Replaces {@link confirmAutomated} then.
+   */
+  confirmVerificationRequired: string;
+  /** The live region's words while the OS prompt is up (UV-7). */
+  confirmVerifying: string;
+  /** The offer in a person's browser without enrolment (UV-2): approve with verification, and enrol. */
+  confirmProtect: string;
+  /** The log's line with the enrolled key's fingerprint (UV-5); `{fingerprint}` is it. */
+  logVerificationKey: string;
+  /** The button that removes the enrolment, itself verified (UV-2). */
+  logUnenrol: string;
+  /** Said once the enrolment was removed. */
+  logUnenrolled: string;
+  /** Said when removing it failed; `{reason}` is why. */
+  logUnenrolFailed: string;
+  /** Marks a row whose approval was verified (UV-5). */
+  logVerified: string;
   /** The log panel's title (LOG-1). */
   logTitle: string;
   /** Accessible name of the rows (`role="log"`). */
@@ -133,6 +152,9 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmUndoLaterRow: '{name} ({time})',
   confirmUndoEdited: '記録にない変更 (ページでの編集)',
   confirmUndoSeparator: '、',
+  confirmVerificationRequired: '承認するには、指紋や PIN などの本人確認が必要です。ブラウザーを操作するプログラムには、本人確認はできません。',
+  confirmVerifying: '本人確認を待っています',
+  confirmProtect: '承認を本人確認で守る',
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',
@@ -153,6 +175,11 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logUndoFailed: '元に戻せませんでした。{reason}',
   logByUser: 'あなたが元に戻した',
   logExport: '記録を保存',
+  logVerificationKey: '本人確認の鍵: {fingerprint}',
+  logUnenrol: '本人確認の登録を解除',
+  logUnenrolled: '本人確認の登録を解除しました。',
+  logUnenrolFailed: '登録を解除できませんでした。{reason}',
+  logVerified: '本人確認済み',
   statusSuccess: '成功',
   statusDeclined: '中止',
   statusFailure: '失敗',

@@ -7,6 +7,7 @@
  */
 import type { CallVia, LogEntry } from './operation-log.js';
 import type { ErrorCode } from './result.js';
+import type { PublicKeyRecord, Receipt } from './consent-proof.js';
 
 /** One line of the record. */
 export interface AuditLine {
@@ -26,13 +27,23 @@ export interface AuditLine {
   readonly durationMs: number;
   /** True once the user undid the call from its row. */
   readonly undone: boolean;
+  /** True when `args` was cut at 10,000 characters (a receipt's input then cannot be compared, UV-5). */
+  readonly argsTruncated: boolean;
+  /** The verified approval's receipt (UV-5): check it with `verifyReceipt` from `ai-ops/verify`. Null when not verified. */
+  readonly receipt: Receipt | null;
+  /**
+   * The public key the page had enrolled when the record was saved, for the credential the receipt
+   * names (UV-5); null without a receipt. An auditor checks against a key they hold independently.
+   */
+  readonly publicKey: PublicKeyRecord | null;
 }
 
 /**
  * The record's line of one row.
  * @example auditLine(entry).operation // 'node_write_file'
  */
-export function auditLine(entry: LogEntry): AuditLine {
+export function auditLine(entry: LogEntry, publicKey: PublicKeyRecord | null = null): AuditLine {
+  const receipt = entry.receipt ?? null;
   return {
     time: new Date(entry.time).toISOString(),
     tool: entry.tool,
@@ -43,6 +54,9 @@ export function auditLine(entry: LogEntry): AuditLine {
     code: entry.code,
     durationMs: entry.durationMs,
     undone: entry.undo === 'undone',
+    argsTruncated: entry.args.truncated,
+    receipt,
+    publicKey: receipt && publicKey?.credentialId === receipt.credentialId ? publicKey : null,
   };
 }
 
@@ -50,8 +64,8 @@ export function auditLine(entry: LogEntry): AuditLine {
  * The rows as JSON Lines: one object per line, each line ending in `\n`.
  * @example auditRecord(aiOps.log.getState().entries).split('\n').filter(Boolean).map((l) => JSON.parse(l))
  */
-export function auditRecord(entries: readonly LogEntry[]): string {
-  return entries.map((entry) => `${JSON.stringify(auditLine(entry))}\n`).join('');
+export function auditRecord(entries: readonly LogEntry[], publicKey: PublicKeyRecord | null = null): string {
+  return entries.map((entry) => `${JSON.stringify(auditLine(entry, publicKey))}\n`).join('');
 }
 
 /**

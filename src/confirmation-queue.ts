@@ -7,6 +7,8 @@
 import { at, systemClock, type Clock } from './clock.js';
 import type { ConfirmationContent } from './definition.js';
 import { createStore, type ReadableStore, type WritableStore } from './store.js';
+import type { ConsentGate } from './consent-gate.js';
+import type { Receipt } from './consent-proof.js';
 
 /** How long a call waits for the user before it answers `declined` (CONF-8). */
 export const CONFIRMATION_DEADLINE_MS = 50_000;
@@ -20,8 +22,16 @@ export interface ConfirmationRequest {
   readonly content: ConfirmationContent;
   /** Epoch ms of arrival; the deadline is 50 s later. */
   readonly arrivedAt: number;
-  /** `waiting` until approved; `running` while the approved operation executes (CONF-4). */
-  readonly status: 'waiting' | 'running';
+  /**
+   * `waiting` until approved; `verifying` while the platform's user verification of the approval
+   * is up (UV-7: やめる still declines); `running` while the approved operation executes (CONF-4).
+   */
+  readonly status: 'waiting' | 'verifying' | 'running';
+  /**
+   * `required` when approving needs the platform's user verification (UV-1), `offered` when the
+   * dialog may offer 「承認を本人確認で守る」 (UV-2); absent otherwise.
+   */
+  readonly verification?: 'required' | 'offered';
   /**
    * `user` when the user asked for it (the log's 「元に戻す」, UNDO-2) rather than an agent's call:
    * the dialog then says so and offers no 「今後尋ねない」. Absent for a call.
@@ -45,8 +55,11 @@ export interface ConfirmationState {
   readonly queued: readonly ConfirmationRequest[];
 }
 
-/** The answer a call receives: approved (with the callback that ends `running`), or null. */
-export type ConfirmationAnswer = { skipFuture: boolean; done: () => void } | null;
+/**
+ * The answer a call receives: approved (with the callback that ends `running`, and the approval's
+ * receipt where it was verified, UV-5), or null.
+ */
+export type ConfirmationAnswer = { skipFuture: boolean; done: () => void; receipt?: Receipt } | null;
 
 /** What a caller hands to {@link ConfirmationQueue.request}. */
 export interface ConfirmationRequestInit {
@@ -64,6 +77,8 @@ export interface ConfirmationRequestInit {
   by?: 'user';
   /** See {@link ConfirmationRequest.undo}. */
   undo?: UndoRequestDetail;
+  /** The call's input: a verified approval is bound to it (UV-3). */
+  input?: unknown;
 }
 
 /** The page-wide queue. */
@@ -73,8 +88,12 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
    * or `signal` aborts (the request then leaves the queue or the dialog, NAT-2).
    */
   request(request: ConfirmationRequestInit): Promise<ConfirmationAnswer>;
-  /** The user pressed the action button: the request runs; the dialog stays (loading) until done. */
-  approve(id: number, options?: { skipFuture?: boolean }): void;
+  /**
+   * The user pressed the action button: the request runs; the dialog stays (loading) until done.
+   * Where the gate says verification applies (or `protect`, the user's 「承認を本人確認で守る」), the
+   * request is `verifying` first and runs only with a receipt; a refused verification declines it (UV-1, UV-4).
+   */
+  approve(id: number, options?: { skipFuture?: boolean; protect?: boolean }): void;
   /** The user pressed やめる, Esc, or the backdrop (CONF-6). */
   decline(id: number): void;
   /** Declines every waiting request of `tool` (SW-3: the switch turned off). */
@@ -87,6 +106,8 @@ export interface ConfirmationQueueOptions {
   deadlineMs?: number;
   /** Where the state lives; default a new store. The runtime passes one it exposes before this module loads (PKG-4). */
   store?: WritableStore<ConfirmationState>;
+  /** Verified consent (UV-1); without one every approval is the click alone. The user's own undo is never verified. */
+  gate?: ConsentGate;
 }
 
 /**
@@ -97,9 +118,15 @@ export interface ConfirmationQueueOptions {
  * if (answer) { try { await run(); } finally { answer.done(); } }
  */
 export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): ConfirmationQueue {
-  const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS } = options;
+  const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS, gate } = options;
   const store = options.store ?? createStore<ConfirmationState>({ current: null, queued: [] });
-  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void }>();
+  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void; input: unknown; verifying?: AbortController }>();
+  // When each request's dialog opened (it became current): a verified approval binds it (UV-3).
+  const openedAt = new Map<number, number>();
+  const show = (state: ConfirmationState) => {
+    if (state.current && !openedAt.has(state.current.id)) openedAt.set(state.current.id, clock.now());
+    store.setState(state);
+  };
   let nextId = 1;
 
   /** Removes `id` from the state, moving the next queued request up when the current one leaves. */
@@ -110,7 +137,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
       const rest = [...queued];
       while (rest.length && clock.now() >= rest[0].arrivedAt + deadlineMs) settle(rest.shift()!.id, null);
       const [next = null, ...others] = rest;
-      store.setState({ current: next, queued: others });
+      show({ current: next, queued: others });
     } else if (queued.some((r) => r.id === id)) {
       store.setState({ current, queued: queued.filter((r) => r.id !== id) });
     }
@@ -120,7 +147,9 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     const entry = pending.get(id);
     if (!entry) return;
     pending.delete(id);
+    openedAt.delete(id);
     entry.cleanup();
+    entry.verifying?.abort(); // declined (やめる, the 50 s, the switch) while the OS prompt is up
     entry.resolve(answer);
   };
 
@@ -136,11 +165,15 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo }) {
+    request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo, input }) {
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
-      const request: ConfirmationRequest = { id, tool, name, content, arrivedAt, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}) };
+      // The user's own undo is the user's act, not an agent's: it is never verified (UV-1).
+      const verification = by || !gate ? undefined : gate.applies(tool) ? 'required' : gate.offers(tool) ? 'offered' : undefined;
+      const request: ConfirmationRequest = {
+        id, tool, name, content, arrivedAt, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}), ...(verification ? { verification } : {}),
+      };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
         const cancelDeadline = at(clock, arrivedAt + deadlineMs, () => decline(id));
@@ -148,20 +181,36 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
         signal?.addEventListener('abort', onAbort, { once: true });
         pending.set(id, {
           resolve,
+          input,
           cleanup: () => {
             cancelDeadline();
             signal?.removeEventListener('abort', onAbort);
           },
         });
         const { current, queued } = store.getState();
-        store.setState(current ? { current, queued: [...queued, request] } : { current: request, queued });
+        show(current ? { current, queued: [...queued, request] } : { current: request, queued });
       });
     },
-    approve(id, { skipFuture = false } = {}) {
+    approve(id, { skipFuture = false, protect = false } = {}) {
       const { current, queued } = store.getState();
-      if (current?.id !== id || current.status !== 'waiting' || !pending.has(id)) return;
-      store.setState({ current: { ...current, status: 'running' }, queued });
-      settle(id, { skipFuture, done: () => remove(id) });
+      const entry = pending.get(id);
+      if (current?.id !== id || current.status !== 'waiting' || !entry) return;
+      const run = (receipt?: Receipt) => {
+        const now = store.getState();
+        if (now.current?.id !== id || !pending.has(id)) return; // declined while verifying
+        store.setState({ current: { ...now.current, status: 'running' }, queued: now.queued });
+        settle(id, { skipFuture, done: () => remove(id), ...(receipt ? { receipt } : {}) });
+      };
+      const verified = !current.by && (current.verification === 'required' || (protect && current.verification === 'offered'));
+      if (!verified || !gate) return run();
+      // UV-1: the click started the platform's prompt; the deadline keeps running meanwhile (UV-7).
+      const verifying = (entry.verifying = new AbortController());
+      store.setState({ current: { ...current, status: 'verifying' }, queued });
+      gate.approve({ tool: current.tool, name: current.name, input: entry.input, id, openedAt: openedAt.get(id) ?? current.arrivedAt, skipFuture, protect }, verifying.signal)
+        .then((receipt) => run(receipt ?? undefined), () => {
+          // UV-4: no verification, no approval. decline() refuses a running request, not a verifying one.
+          if (pending.get(id)?.verifying === verifying) decline(id);
+        });
     },
     decline,
     declineTool(tool) {

@@ -19,6 +19,8 @@ import { createSessionOperations, type SessionOperations } from './session-opera
 import type { OperationLog } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
+import { createConsentGate, type ConsentGate } from './consent-gate.js';
+import { createWebAuthnVerifier, type ConsentOption, type UserVerifier } from './user-verifier.js';
 
 /**
  * After the last call answered, how long the relay widget stays for the answer to cross it (page →
@@ -45,6 +47,14 @@ export interface OnDemandOptions {
   log: OperationLog;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
   undoBudgetBytes?: number;
+  /** Where the enrolled credential's public part is kept (UV-1); default `window.localStorage`. */
+  storage?: Storage | null;
+  /** The page author's consent choice (UV-2); default `auto`. */
+  consent?: ConsentOption;
+  /** The page's verifier; default WebAuthn on this origin; null: none (every consent is the click). */
+  verifier?: UserVerifier | null;
+  /** Whether a program drives the browser; default `navigator.webdriver`. */
+  automated?: boolean;
 }
 
 /** What the runtime hands its sessions once this part loaded. */
@@ -56,8 +66,10 @@ export interface OnDemandParts {
   keeper: UndoKeeper;
   /** The runtime's `undo` (see {@link UndoKeeper.undo}). */
   undo: UndoKeeper['undo'];
-  /** A session's operations, with the runtime's keeper. */
-  createSessionOperations(deps: Omit<Parameters<typeof createSessionOperations>[0], 'keeper'>): SessionOperations;
+  /** Verified consent (UV-1..UV-4): the switch-on, the stored "on", the approvals. */
+  consent: ConsentGate;
+  /** A session's operations, with the runtime's keeper and consent gate. */
+  createSessionOperations(deps: Omit<Parameters<typeof createSessionOperations>[0], 'keeper' | 'consent'>): SessionOperations;
   /** Follows the switches: the relay is looked for while one is on (RELAY-5). */
   update(): void;
   /** Removes the widget and every listener and timer of the relay. */
@@ -89,7 +101,11 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
       });
   };
   update();
-  const queue = createConfirmationQueue({ clock, store: options.confirmationState });
+  const automated = options.automated ?? win.navigator.webdriver === true;
+  const verifier = options.verifier !== undefined ? options.verifier
+    : createWebAuthnVerifier({ window: win, storage: options.storage, consent: options.consent, automated });
+  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent });
+  const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {
     modelContext,
@@ -97,8 +113,9 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
     queue,
     keeper,
     undo: keeper.undo,
+    consent,
     createSessionOperations: (deps) => {
-      const operations = createSessionOperations({ ...deps, keeper });
+      const operations = createSessionOperations({ ...deps, keeper, consent });
       sessions.push(operations);
       return operations;
     },

@@ -9,6 +9,7 @@
 import { createStore, type ReadableStore } from './store.js';
 import type { ErrorCode, OperationResult } from './result.js';
 import type { CutText } from './log-text.js';
+import type { Receipt } from './consent-proof.js';
 
 /** How many entries the log keeps (LOG-7). */
 export const LOG_LIMIT = 200;
@@ -46,6 +47,8 @@ export interface LogEntry {
   readonly durationMs: number;
   /** `user` for the rows of the user's own undo (UNDO-3), `agent` for every call. */
   readonly by: 'agent' | 'user';
+  /** The receipt of the verified approval this call ran after (UV-5); null when it was not verified. */
+  readonly receipt: Receipt | null;
 }
 
 /** What a row's undo is: see {@link LogEntry.undo}. */
@@ -80,6 +83,8 @@ export interface SettledCall {
   readonly undo?: UndoState | null;
   /** Default `agent`. */
   readonly by?: 'agent' | 'user';
+  /** The verified approval's receipt (UV-5); default none. */
+  readonly receipt?: Receipt;
 }
 
 /** The log store. */

@@ -19,6 +19,7 @@ import type { ScriptLoader } from './script-loader.js';
 import { createStore, type ReadableStore, type WritableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
 import type { UndoAnswer } from './undo-keeper.js';
+import type { ConsentOption, UserVerifier } from './user-verifier.js';
 
 /** Everything the runtime touches, injectable for tests. */
 export interface AiOpsOptions extends RelayOptions {
@@ -43,6 +44,17 @@ export interface AiOpsOptions extends RelayOptions {
   browserModelContext?: ModelContextLike | null;
   /** What the kept before-states of all tools may hold together (UNDO-4); default 64 MB (tests pass less). */
   undoBudgetBytes?: number;
+  /**
+   * Whose consent counts (UV-2): `auto` (default) asks the platform's user verification (WebAuthn)
+   * for a switch-on and an approval whenever a program drives the browser or the user enrolled on
+   * this origin; `verified` always; `click` never — the page author's explicit opt-out, for their
+   * own test rigs. One mode for every tool, or per tool: `{ node: 'verified' }`.
+   */
+  consent?: ConsentOption;
+  /** The page's verifier (tests); default WebAuthn on this origin, loaded on demand. Null: none. */
+  verifier?: UserVerifier | null;
+  /** Overrides `navigator.webdriver` (tests). */
+  automated?: boolean;
 }
 
 /** The runtime of one page. */
@@ -95,6 +107,11 @@ export interface AiOps {
    * @example const answer = await aiOps.undo(entry.id); // { status: 'undone', undone: [7] }
    */
   undo(id: number): Promise<UndoAnswer>;
+  /**
+   * The page's user verification (UV-1, UV-5), loading the on-demand part: the enrolled key and its
+   * fingerprint, and the verified removal of the enrolment. Null when the page has no verifier.
+   */
+  userVerification(): Promise<UserVerifier | null>;
   /**
    * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
    * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
@@ -213,6 +230,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     },
     anyOn,
     undo: (id) => load().then((p) => p.undo(id)),
+    userVerification: () => load().then((p) => p.consent.verifier),
     dispose() {
       if (disposed) return;
       disposed = true;

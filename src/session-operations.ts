@@ -15,6 +15,8 @@ import type { CallVia, OperationLog } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, fail, type OperationResult } from './result.js';
 import type { UndoKeeper } from './undo-keeper.js';
+import type { ConsentGate } from './consent-gate.js';
+import type { Receipt } from './consent-proof.js';
 import { publishedSchema } from './validation.js';
 
 /** What a session's operations need from the session. */
@@ -29,6 +31,8 @@ export interface SessionOperationsDeps {
   clock: Clock;
   /** The runtime's undo keeper: a logged row owns its call's undo step (UNDO-1). */
   keeper: UndoKeeper;
+  /** The runtime's consent gate: whether a stored skip choice counts (UV-3). */
+  consent: ConsentGate;
 }
 
 /** Where and when a call entered the runtime. */
@@ -67,7 +71,7 @@ export interface SessionOperations {
 
 /** Compiles the definitions' schemas (once) and returns the session's operations. */
 export function createSessionOperations(deps: SessionOperationsDeps): SessionOperations {
-  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper } = deps;
+  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper, consent } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
   // APP-1: the calls in flight, and who waits for them to have answered.
@@ -89,19 +93,23 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
   const callNow: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    let receipt: Receipt | undefined;
     const { result, json, undo } = await runCall(operation, input, {
       // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
       isEnabled,
-      skipsConfirmation: () => permission.skipsConfirmation(),
+      // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
+      skipsConfirmation: () => permission.skipsConfirmation() && consent.trustsSkip(tool, permission),
       async confirm(request) {
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal });
+        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
         if (!answer) return null;
-        if (answer.skipFuture) permission.skipConfirmations();
+        receipt = answer.receipt;
+        // A verified 「今後尋ねない」 is stored with its receipt beside the switch-on's (UV-3).
+        if (answer.skipFuture) permission.skipConfirmations(receipt && { ...permission.getState().uv, skip: receipt });
         return answer.done;
       },
     }, { signal });
     const time = clock.now();
-    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available' }));
+    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt }));
     // UNDO-1: the row owns the step from here; the agent's answer never carries it.
     if (undo) keeper.keep(entry, undo);
     return { result, json };

@@ -33,8 +33,12 @@ export interface ToolSessionState {
 export interface ToolSession extends ReadableStore<ToolSessionState> {
   readonly tool: string;
   readonly permission: PermissionStore;
-  /** The user turned the switch on. */
-  turnOn(): void;
+  /**
+   * The user turned the switch on. Where user verification applies (UV-1) the on-demand part asks
+   * the platform authenticator first, and the switch stays off (with the reason as `error`) unless
+   * it verified; resolves once that is decided. Never rejects.
+   */
+  turnOn(): Promise<void>;
   /** The user turned the switch off (deletes the stored key, PERM-6). */
   turnOff(): void;
   /**
@@ -106,6 +110,10 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     update({ status: 'starting', error: null });
     try {
       const parts = await load();
+      // UV-3: a stored "on" (this tab's, another tab's, or written by a driving program) counts only
+      // with a valid receipt where verification applies; the gate throws the reason otherwise.
+      await parts.consent.admit(tool, permission);
+      if (controller.signal.aborted) return;
       const loaded = operationsIn(parts);
       const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;
@@ -159,10 +167,11 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    turnOn() {
+    async turnOn() {
       if (embedded) return;
       if (store.getState().error) store.setState({ ...store.getState(), error: null });
-      if (!permission.getState().enabled) permission.enable();
+      // The gate (on demand) enables the permission itself, verified where that applies (UV-1).
+      if (!permission.getState().enabled) await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
     },
     turnOff() {
       permission.disable();

@@ -11,6 +11,7 @@
  * id are stored (localStorage `fd-ai-operations-uv`), never a secret.
  * @module
  */
+import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
@@ -58,9 +59,11 @@ export interface UserVerifier {
    * Asks the platform authenticator to verify the user for `description` (enrolling first when no
    * credential is enrolled), and checks the assertion (`checkReceipt`) and that its challenge was
    * never used before on this page. Resolves to the receipt, or rejects with
-   * {@link VerificationRefused}. `signal` aborts the WebAuthn request (reason `aborted`).
+   * {@link VerificationRefused}. `signal` aborts the WebAuthn request (reason `aborted`);
+   * `timeoutMs` (default the verifier's `timeoutMs`) is what the caller still allows, the
+   * authenticator's own timeout (past it the browser rejects: `cancelled`).
    */
-  verify(description: ConsentDescription, signal?: AbortSignal): Promise<Receipt>;
+  verify(description: ConsentDescription, signal?: AbortSignal, timeoutMs?: number): Promise<Receipt>;
   /**
    * Checks a receipt kept earlier (the stored switch's, UV-3) against the enrolled key, and that its
    * description has the `expected` fields. False when nothing is enrolled. Never rejects.
@@ -81,10 +84,241 @@ export interface WebAuthnVerifierOptions {
   consent?: ConsentOption;
   /** Overrides `navigator.webdriver` (tests). */
   automated?: boolean;
+  /** The WebAuthn timeout when `verify` is given none; default {@link VERIFICATION_TIMEOUT_MS}. */
+  timeoutMs?: number;
 }
+
+/** The default WebAuthn timeout: CONF-8's 50 s, which include the verification. */
+export const VERIFICATION_TIMEOUT_MS = 50_000;
 
 /** The storage key of the enrolled credential's public part. */
 export const ENROLMENT_KEY = 'fd-ai-operations-uv';
 
-/** Creates the page's WebAuthn verifier. */
-export declare function createWebAuthnVerifier(options?: WebAuthnVerifierOptions): UserVerifier;
+/**
+ * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
+ * Chromium refuses `http://127.0.0.1` with `SecurityError: This is an invalid domain`. The URL
+ * parser has already written every IPv4 form as dotted decimal and IPv6 in brackets.
+ * @example isIpLiteral('127.0.0.1') // true; isIpLiteral('localhost') // false
+ */
+export function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`.
+ * @example parseEnrolment(localStorage.getItem(ENROLMENT_KEY))
+ */
+export function parseEnrolment(raw: string | null): PublicKeyRecord | null {
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+    const { v, credentialId, alg, spki, ...rest } = value as Record<string, unknown>;
+    if (v !== 1 || Object.keys(rest).length || typeof alg !== 'number' || !SUPPORTED_ALGORITHMS.includes(alg)) return null;
+    if (typeof credentialId !== 'string' || typeof spki !== 'string' || !credentialId || !spki) return null;
+    fromBase64Url(credentialId);
+    fromBase64Url(spki);
+    return { credentialId, alg, spki };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Per page (its window), the challenges (base64url) of the receipts it accepted and of the requests
+ * still waiting: each is used once, however many verifiers the page creates.
+ */
+const usedChallenges = new WeakMap<object, Set<string>>();
+
+const random = (length: number) => globalThis.crypto.getRandomValues(new Uint8Array(length));
+
+/** A DOMException (or the signal's reason) from WebAuthn, as the refusal a caller acts on (UV-4). */
+function refusalOf(error: unknown, signal: AbortSignal | undefined): VerificationRefused {
+  if (error instanceof VerificationRefused) return error;
+  // Chromium rejects an aborted request with the signal's reason, whatever it is.
+  if (signal?.aborted) return new VerificationRefused('aborted', 'the verification was stopped');
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (name) {
+    case 'AbortError': return new VerificationRefused('aborted', message);
+    case 'SecurityError': return new VerificationRefused('origin', message);
+    case 'NotSupportedError': case 'TypeError': return new VerificationRefused('unavailable', message);
+    // NotAllowedError: cancelled, timed out, or no authenticator here holds the credential.
+    default: return new VerificationRefused('cancelled', message);
+  }
+}
+
+/**
+ * Creates the page's WebAuthn verifier.
+ * @example
+ * const verifier = createWebAuthnVerifier({ consent: { sql: 'verified' } });
+ * if (verifier.applies('sql')) receipt = await verifier.verify(description, dialogSignal);
+ */
+export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): UserVerifier {
+  const win: Window & { PublicKeyCredential?: typeof PublicKeyCredential } = options.window ?? window;
+  const consent = options.consent ?? 'auto';
+  const automated = options.automated ?? win.navigator?.webdriver === true;
+  const defaultTimeout = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
+  const origin = win.location.origin;
+  const hostname = win.location.hostname;
+  let storage: Storage | null;
+  try {
+    storage = options.storage === undefined ? win.localStorage : options.storage;
+  } catch {
+    storage = null;
+  }
+  // Without storage, or when it refuses to write, the enrolment lasts as long as the page.
+  let inMemory: string | null = null;
+  const used = usedChallenges.get(win) ?? new Set<string>();
+  usedChallenges.set(win, used);
+
+  const read = (): string | null => {
+    try {
+      return storage ? storage.getItem(ENROLMENT_KEY) ?? inMemory : inMemory;
+    } catch {
+      return inMemory;
+    }
+  };
+  const write = (record: PublicKeyRecord) => {
+    const text = JSON.stringify({ v: 1, ...record });
+    inMemory = null;
+    try {
+      if (!storage) throw new Error('no storage');
+      storage.setItem(ENROLMENT_KEY, text);
+    } catch {
+      inMemory = text;
+    }
+  };
+  const enrolled = () => parseEnrolment(read());
+
+  const modeOf = (tool: string): ConsentMode => {
+    const mode = typeof consent === 'string' ? consent : Object.hasOwn(consent, tool) ? consent[tool] : 'auto';
+    return mode === 'verified' || mode === 'click' ? mode : 'auto';
+  };
+
+  const api = () => {
+    const credentials = win.navigator?.credentials;
+    return typeof win.PublicKeyCredential === 'function' && credentials && typeof credentials.get === 'function' ? credentials : null;
+  };
+  const possible = () => win.isSecureContext === true && api() !== null && !!hostname && !isIpLiteral(hostname);
+
+  /** `navigator.credentials.create` for a discoverable platform credential with user verification (UV-1). */
+  async function enrol(credentials: CredentialsContainer, signal: AbortSignal | undefined, timeout: number): Promise<PublicKeyRecord> {
+    const available = await win.PublicKeyCredential?.isUserVerifyingPlatformAuthenticatorAvailable?.().catch(() => false);
+    if (available === false) throw new VerificationRefused('unavailable', 'this device has no platform authenticator that verifies its user');
+    const credential = await credentials.create({
+      publicKey: {
+        rp: { id: hostname, name: hostname },
+        // A random handle: nothing about the person is stored on the device or here.
+        user: { id: random(16), name: `ai-ops@${hostname}`, displayName: 'ai-ops' },
+        challenge: random(32),
+        pubKeyCredParams: SUPPORTED_ALGORITHMS.map((alg) => ({ type: 'public-key' as const, alg })),
+        authenticatorSelection: { authenticatorAttachment: 'platform', residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+        attestation: 'none',
+        timeout,
+      },
+      signal,
+    }) as PublicKeyCredential | null;
+    const response = credential?.response as AuthenticatorAttestationResponse | undefined;
+    const spki = response?.getPublicKey?.();
+    const alg = response?.getPublicKeyAlgorithm?.();
+    if (!credential || !spki || alg === undefined || !SUPPORTED_ALGORITHMS.includes(alg)) {
+      throw new VerificationRefused('unavailable', `the authenticator made a key this page cannot verify (algorithm ${String(alg)})`);
+    }
+    const record = { credentialId: toBase64Url(credential.rawId), alg, spki: toBase64Url(spki) };
+    write(record);
+    return record;
+  }
+
+  async function verify(description: ConsentDescription, signal?: AbortSignal, timeoutMs = defaultTimeout): Promise<Receipt> {
+    if (signal?.aborted) throw new VerificationRefused('aborted', 'the verification was stopped');
+    const credentials = api();
+    if (!credentials) throw new VerificationRefused('unavailable', 'this browser has no WebAuthn');
+    if (!possible()) throw new VerificationRefused('origin', `${origin} cannot hold a credential (an IP address, or not a secure context)`);
+    if (description?.origin !== origin) throw new VerificationRefused('invalid', `the consent is for ${String(description?.origin)}, not ${origin}`);
+    // The description as signed: a later change to the caller's object cannot change the receipt.
+    const signedFor = JSON.parse(canonicalJson(description)) as ConsentDescription;
+    const challenge = await challengeOf(signedFor);
+    const challengeText = toBase64Url(challenge);
+    if (used.has(challengeText)) throw new VerificationRefused('invalid', 'this consent was already given once');
+    used.add(challengeText);
+    let accepted = false;
+    try {
+      // The caller's time covers both prompts of a first verification.
+      const deadline = Date.now() + timeoutMs;
+      const remaining = () => {
+        const left = Math.floor(deadline - Date.now());
+        if (!(left > 0)) throw new VerificationRefused('aborted', 'no time is left for the verification');
+        return left;
+      };
+      const record = enrolled() ?? await enrol(credentials, signal, remaining());
+      const timeout = remaining();
+      const credential = await credentials.get({
+        publicKey: {
+          challenge: challenge as BufferSource,
+          allowCredentials: [{ type: 'public-key', id: fromBase64Url(record.credentialId) as BufferSource }],
+          userVerification: 'required',
+          rpId: hostname,
+          timeout,
+        },
+        signal,
+      }) as PublicKeyCredential | null;
+      const response = credential?.response as AuthenticatorAssertionResponse | undefined;
+      if (!credential || !response?.signature) throw new VerificationRefused('invalid', 'the authenticator gave no assertion');
+      const receipt: Receipt = {
+        credentialId: toBase64Url(credential.rawId),
+        authenticatorData: toBase64Url(response.authenticatorData),
+        clientDataJSON: toBase64Url(response.clientDataJSON),
+        signature: toBase64Url(response.signature),
+        description: signedFor,
+      };
+      const reason = await checkReceipt(receipt, record);
+      if (reason) throw new VerificationRefused('invalid', reason);
+      if (signal?.aborted) throw new VerificationRefused('aborted', 'the verification was stopped');
+      accepted = true;
+      return receipt;
+    } catch (error) {
+      throw refusalOf(error, signal);
+    } finally {
+      // A request that gave no receipt used nothing: the same consent may be asked for again.
+      if (!accepted) used.delete(challengeText);
+    }
+  }
+
+  return {
+    origin,
+    applies(tool) {
+      const mode = modeOf(tool);
+      if (mode !== 'auto') return mode === 'verified';
+      return (automated && possible()) || enrolled() !== null;
+    },
+    possible,
+    enrolled,
+    verify,
+    async check(receipt, expected) {
+      const record = enrolled();
+      if (!record || !receipt || typeof receipt !== 'object') return false;
+      const description = (receipt as Receipt).description as unknown as Record<string, unknown> | undefined;
+      if (!description || typeof description !== 'object' || description.origin !== origin) return false;
+      for (const [name, value] of Object.entries(expected)) {
+        if (canonicalJson(description[name]) !== canonicalJson(value)) return false;
+      }
+      return (await checkReceipt(receipt as Receipt, record)) === null;
+    },
+    async unenrol(signal) {
+      const record = enrolled();
+      if (!record) return;
+      await verify({ kind: 'unenrol', origin, credentialId: record.credentialId }, signal);
+      inMemory = null;
+      try {
+        storage?.removeItem(ENROLMENT_KEY);
+      } catch {
+        // Nothing more to remove.
+      }
+    },
+    async fingerprint() {
+      const record = enrolled();
+      return record ? fingerprint(record) : null;
+    },
+  };
+}

@@ -121,7 +121,7 @@ const runtimes: AiOps[] = [];
 export function createTestRuntime(options: AiOpsOptions = {}): AiOps & { loader: FakeLoader; storage: MemoryStorage } {
   const loader = (options.loader as FakeLoader | undefined) ?? createFakeLoader();
   const storage = (options.storage as MemoryStorage | undefined) ?? new MemoryStorage();
-  const aiOps = createAiOps({ window, embedded: false, autoReconnect: false, ...options, loader, storage });
+  const aiOps = createAiOps({ window, consent: 'click', embedded: false, autoReconnect: false, ...options, loader, storage });
   runtimes.push(aiOps);
   return Object.assign(aiOps, { loader, storage });
 }

@@ -275,6 +275,17 @@ const PINNED = [
   './tools/sql createSqlOperations',
   './tools/sql runQuerySchema',
   './tools/sql sqlInputSchemas',
+  './verify AuditReceiptLine',
+  './verify ConsentDescription',
+  './verify PublicKeyRecord',
+  './verify Receipt',
+  './verify canonicalJson',
+  './verify challengeOf',
+  './verify checkReceipt',
+  './verify explainReceipt',
+  './verify fingerprint',
+  './verify inputDigest',
+  './verify verifyReceipt',
 ];
 
 /** What a page never needs from the root entry: the runtime's building blocks and the tool kit. */

@@ -10,7 +10,7 @@ describe('a browser that already has document.modelContext', function () {
   it('[SW-6] the polyfill loads all the same', async () => {
     const native = { registerTool: async () => {} };
     Object.defineProperty(document, 'modelContext', { value: native, configurable: true, writable: true });
-    const aiOps = createAiOps({ storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
+    const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
     const session = aiOps.provideOperations('native', []);
     session.turnOn();
     const end = Date.now() + 10000;
@@ -47,7 +47,7 @@ describe('the browser\'s own API as it changes (Chrome 160)', function () {
   this.timeout(30000);
   it('[NAT-5] [NAT-1] registration, listing and calls work against Tool objects with source and null fields', async () => {
     const browser = new Chrome160ModelContext();
-    const aiOps = createAiOps({
+    const aiOps = createAiOps({ consent: 'click',
       storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false,
       browserModelContext: browser,
     });

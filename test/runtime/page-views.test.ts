@@ -57,7 +57,7 @@ function setup(mc = new CountingModelContext()) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
   const loader = new FakeLoader(mc);
-  const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
   let release: (() => void) | null = null;
   const slow = defineOperation({
     name: 'page_slow', description: '遅い', inputSchema: empty,

@@ -410,7 +410,7 @@ describe('permission store seen through a tool session', () => {
     const clock = new FakeClock();
     const storage = new MemoryStorage();
     // Tab A: a page whose storage events never arrive (a MemoryStorage fires none), the worst case of "late".
-    const aiOps = createAiOps({ clock, storage, loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/' });
+    const aiOps = createAiOps({ consent: 'click', clock, storage, loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/' });
     const session = aiOps.provideOperations('demo', operations);
     session.turnOn();
     for (let i = 0; i < 200 && session.getState().status !== 'on'; i++) await flush();

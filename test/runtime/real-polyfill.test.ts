@@ -32,7 +32,7 @@ const ops = [
 describe('with the real polyfill and relay scripts from the build', function () {
   this.timeout(30000);
   // The page's relay port points at a closed port so the widget's scan stays on this machine.
-  const aiOps = createAiOps({ storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
+  const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
   const session = aiOps.provideOperations('real', ops);
 
   it('[SW-7] [VER-1] off: no script element, no widget, no WebMCP API, nothing registered', async () => {

@@ -57,7 +57,7 @@ const widgets = () => document.querySelectorAll('[data-webmcp-relay]').length;
 function setup(loader: ScriptLoader) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
-  const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
   return { clock, storage, aiOps, session: aiOps.provideOperations('race', ops) };
 }
 
@@ -141,7 +141,7 @@ describe('disposing the runtime', () => {
     const loader = new GatedLoader();
     const clock = new FakeClock();
     const storage = new MemoryStorage();
-    const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9 });
+    const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9 });
     const session = aiOps.provideOperations('race', ops);
     session.turnOn();
     await loader.run('mcp-b-global.js');

@@ -38,7 +38,7 @@ function setup(extra: Partial<AiOpsOptions> = {}) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
   const loader = new FakeLoader();
-  const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
   return { clock, storage, loader, aiOps, mc: loader.modelContext };
 }
 
@@ -257,7 +257,7 @@ describe('runtime and tool sessions', () => {
     storage.setItem(permissionKey('demo'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
     const reads: string[] = [];
     const spy = Object.assign(Object.create(storage), { getItem: (k: string) => { reads.push(k); return storage.getItem(k); } });
-    const aiOps = createAiOps({ clock, storage: spy, loader, embedded: true, autoReconnect: false });
+    const aiOps = createAiOps({ consent: 'click', clock, storage: spy, loader, embedded: true, autoReconnect: false });
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
     await started(session);
@@ -322,7 +322,7 @@ describe('runtime and tool sessions', () => {
 
   it('[RELAY-5] the widget is re-created when the page becomes visible or focused and no relay answered yet', async () => {
     const { loader } = setup();
-    const aiOps = createAiOps({ clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, browserModelContext: null, assetsBase: '/vendor/' });
+    const aiOps = createAiOps({ consent: 'click', clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, browserModelContext: null, assetsBase: '/vendor/' });
     const session = aiOps.provideOperations('demo', definitions());
     session.turnOn();
     await started(session);

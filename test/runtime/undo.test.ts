@@ -75,7 +75,7 @@ async function setup(extra: Partial<AiOpsOptions> = {}) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
   const loader = new FakeLoader();
-  const aiOps = createAiOps({ clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
   const tool = notesTool(clock);
   const session = aiOps.provideOperations('notes', tool.definitions);
   session.turnOn();

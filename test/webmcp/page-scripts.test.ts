@@ -400,7 +400,7 @@ const operations = [
 describe('[NAT-7] the page\'s other scripts and the browser\'s own WebMCP', function () {
   this.timeout(30000);
   // The relay port points at a closed port so the widget's scan stays on this machine.
-  const aiOps = createAiOps({ storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
+  const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
   const session = aiOps.provideOperations('aiops', operations);
   const switchedOn = async () => {
     session.turnOn();

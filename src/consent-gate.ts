@@ -1,0 +1,161 @@
+/**
+ * Where a consent becomes a proof (UV-1..UV-4), part of the on-demand part (`on-demand.ts`): the
+ * switch-on and the dialog's approval ask the page's {@link UserVerifier} wherever verification
+ * applies, and a stored "on" or skip choice counts only with a receipt that checks. The switch and
+ * the queue decide; this only says whether the decision came from the person (ARCHITECTURE:
+ * "Consent as a proof"). Where verification does not apply, everything is as it was: a click.
+ * @module
+ */
+import type { Clock } from './clock.js';
+import { inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { PERMISSION_TTL_MS, type PermissionStore } from './permission-store.js';
+import { VerificationRefused, type ConsentMode, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
+
+/** The receipts a stored switch value carries (UV-3): the verified switch-on, and the verified skip choice. */
+export interface StoredReceipts {
+  readonly on?: Receipt;
+  readonly skip?: Receipt;
+}
+
+/** One call's approval as the queue hands it to {@link ConsentGate.approve}. */
+export interface ApprovalRequest {
+  readonly tool: string;
+  readonly name: string;
+  readonly input: unknown;
+  /** The confirmation request's id. */
+  readonly id: number;
+  /** Epoch ms when its dialog opened. */
+  readonly openedAt: number;
+  readonly skipFuture: boolean;
+  /** The user asked for it in a browser where it does not apply (「承認を本人確認で守る」, UV-2). */
+  readonly protect?: boolean;
+}
+
+/** The page's consent gate. */
+export interface ConsentGate {
+  /** The verifier, or null when the page has none (no WebAuthn code was wanted). */
+  readonly verifier: UserVerifier | null;
+  /** Whether consent for `tool` must be verified now (UV-2). */
+  applies(tool: string): boolean;
+  /** Whether the dialog may offer 「承認を本人確認で守る」: it does not apply yet, and it could (UV-2). */
+  offers(tool: string): boolean;
+  /** Turns `tool`'s switch on: at once where verification does not apply; else only once verified (UV-1). Throws the reason, in plain words (UV-4). */
+  permit(tool: string, permission: PermissionStore): Promise<void>;
+  /** Before a stored "on" registers anything: throws when verification applies and its receipt does not check (UV-3). */
+  admit(tool: string, permission: PermissionStore): Promise<void>;
+  /** A call's approval: null where verification does not apply (and was not asked for); else its receipt, or throws {@link VerificationRefused}. */
+  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<Receipt | null>;
+  /** False where verification applies and the stored skip choice has no receipt this page checked (UV-3). */
+  trustsSkip(tool: string, permission: PermissionStore): boolean;
+}
+
+/** UV-4's sentence for a browser driven by a program. */
+export const AUTOMATED_NEEDS_VERIFICATION =
+  'このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。';
+
+/** The plain words for each refusal (UV-4), Japanese first, then English for a developer. */
+const REFUSALS: Record<RefusalReason, string> = {
+  unavailable: 'このブラウザーでは本人確認 (パスキー、指紋、PIN) を使えません。 (no platform authenticator)',
+  origin: 'このアドレスでは本人確認を使えません。IP アドレスではなく http://localhost などの名前で開いてください。 (this origin cannot hold a credential)',
+  cancelled: '本人確認が取り消されたか、完了しませんでした。 (the verification was cancelled or did not complete)',
+  invalid: '本人確認の結果を確かめられませんでした。 (the assertion failed its checks)',
+  aborted: '本人確認が中断されました。 (the verification was aborted)',
+};
+
+const STORED_ON_UNVERIFIED =
+  '保存されていた「オン」には本人確認の記録がないため、オフのままにしました。もう一度オンにしてください。 (a stored "on" without a valid receipt reads as off)';
+
+/** Options of {@link createConsentGate}. */
+export interface ConsentGateOptions {
+  verifier: UserVerifier | null;
+  clock: Clock;
+  /** Whether a program drives the browser (`navigator.webdriver`): UV-4's first sentence. */
+  automated: boolean;
+  /** The page author's choice (UV-2); `click` also withholds the dialog's offer. Default `auto`. */
+  consent?: ConsentOption;
+}
+
+/** The mode for one tool. */
+export function modeOf(consent: ConsentOption, tool: string): ConsentMode {
+  return typeof consent === 'string' ? consent : consent[tool] ?? 'auto';
+}
+
+/** The sentence a refusal shows under the switch (UV-4). */
+export function refusalText(error: unknown, automated: boolean): string {
+  const reason = error instanceof VerificationRefused ? REFUSALS[error.reason] : `${REFUSALS.cancelled} ${String(error)}`;
+  return automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${reason}` : reason;
+}
+
+/**
+ * Creates the gate over the page's verifier.
+ * @example
+ * const gate = createConsentGate({ verifier: createWebAuthnVerifier(), clock, automated: navigator.webdriver });
+ * await gate.permit('node', permission); // the OS prompt, then on
+ */
+export function createConsentGate({ verifier, clock, automated, consent = 'auto' }: ConsentGateOptions): ConsentGate {
+  // Receipts this page made or checked: a stored skip choice is honoured only with one of these, so
+  // a value written into storage behind the page's back (CDP can) skips nothing (UV-3).
+  const trusted = new Set<string>();
+  const applies = (tool: string) => !!verifier?.applies(tool);
+  const receiptsOf = (permission: PermissionStore) => (permission.getState().uv ?? {}) as StoredReceipts;
+  // The verifier refuses with its reason where it cannot verify (an IP-literal origin, no authenticator).
+  const verify = async (description: ConsentDescription, signal?: AbortSignal) => {
+    const receipt = await verifier!.verify(description, signal);
+    trusted.add(receipt.signature);
+    return receipt;
+  };
+
+  return {
+    verifier,
+    applies,
+    offers: (tool) => !!verifier && !applies(tool) && verifier.possible() && modeOf(consent, tool) !== 'click',
+    async permit(tool, permission) {
+      if (!applies(tool)) return permission.enable();
+      // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
+      const enabledUntil = clock.now() + PERMISSION_TTL_MS;
+      let on: Receipt;
+      try {
+        on = await verify({ kind: 'switch', origin: verifier!.origin, tool, enabledUntil });
+      } catch (error) {
+        throw new Error(refusalText(error, automated));
+      }
+      permission.enable({ enabledUntil, uv: { on } satisfies StoredReceipts });
+    },
+    async admit(tool, permission) {
+      if (!applies(tool)) return;
+      const { enabledUntil } = permission.getState();
+      const { on, skip } = receiptsOf(permission);
+      const origin = verifier!.origin;
+      const valid = !!on && (trusted.has(on.signature) || await verifier!.check(on, { kind: 'switch', origin, tool, enabledUntil: enabledUntil! }));
+      // The session's start turns it off (removing the stored value) with this reason under the switch.
+      if (!valid) {
+        throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
+      }
+      trusted.add(on.signature);
+      if (skip && await verifier!.check(skip, { kind: 'call', origin, tool, skipFuture: true })) trusted.add(skip.signature);
+    },
+    async approve(request, signal) {
+      if (!verifier || (!applies(request.tool) && !request.protect)) return null;
+      return verify({
+        kind: 'call',
+        origin: verifier.origin,
+        tool: request.tool,
+        operation: request.name,
+        inputDigest: await inputDigest(request.input),
+        callId: request.id,
+        openedAt: request.openedAt,
+        skipFuture: request.skipFuture,
+      }, signal);
+    },
+    trustsSkip(tool, permission) {
+      if (!applies(tool)) return true;
+      const { skip } = receiptsOf(permission);
+      return !!skip && trusted.has(skip.signature);
+    },
+  };
+}
+
+/** The enrolled key, for the audit export (UV-5). */
+export function enrolledKey(gate: ConsentGate): PublicKeyRecord | null {
+  return gate.verifier?.enrolled() ?? null;
+}

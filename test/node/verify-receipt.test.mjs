@@ -1,0 +1,127 @@
+// UV-5: an auditor checks an audit export's approvals offline, in plain Node (no DOM), through the
+// built package's `ai-ops/verify` entry (dist/lib; `npm run build` first), against a key they hold.
+// The receipts here are made with WebCrypto by test/helpers/synthetic-assertion.mjs (authenticator
+// data, client data and a DER ES256 signature built by hand) — the pure code path. The browser
+// tests (test/runtime/consent-proof.test.ts, user-verifier.test.ts) cover a real authenticator's
+// output through the same checkReceipt.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeKey, makeReceipt } from '../helpers/synthetic-assertion.mjs';
+
+const verify = await import('ai-ops/verify');
+const { verifyReceipt, explainReceipt, inputDigest, fingerprint } = verify;
+
+const origin = 'http://localhost:8000';
+const input = { path: 'notes/a.txt', text: 'é'.repeat(3), lines: [1, 2, 3] };
+const auditor = await makeKey();
+
+async function approvedLine({ key = auditor, args = input, over = {} } = {}) {
+  const description = {
+    kind: 'call', origin, tool: 'node', operation: 'node_write_file', inputDigest: await inputDigest(args),
+    callId: 42, openedAt: 1_764_000_000_000, skipFuture: false, ...over,
+  };
+  return {
+    id: 42, at: '2026-12-02T00:00:00.000Z', status: 'ok',
+    tool: 'node', operation: 'node_write_file', args: JSON.stringify(args), argsTruncated: false,
+    receipt: await makeReceipt(key, description), publicKey: key.record,
+  };
+}
+
+/** The line as export text, with the character spans of the members a receipt binds. */
+function lineText(line) {
+  const bound = ['tool', 'operation', 'args', 'argsTruncated', 'receipt'];
+  let text = '{';
+  const spans = [];
+  for (const [name, value] of Object.entries(line)) {
+    if (text.length > 1) text += ',';
+    const start = text.length;
+    text += `${JSON.stringify(name)}:${JSON.stringify(value)}`;
+    if (bound.includes(name)) spans.push([start, text.length]);
+  }
+  return { text: `${text}}`, spans };
+}
+
+test('[UV-5] ai-ops/verify imports in plain Node without a DOM and offers the auditor\'s functions', () => {
+  assert.equal(typeof globalThis.window, 'undefined');
+  assert.equal(typeof globalThis.document, 'undefined');
+  for (const name of ['verifyReceipt', 'explainReceipt', 'checkReceipt', 'fingerprint', 'canonicalJson', 'challengeOf', 'inputDigest']) {
+    assert.equal(typeof verify[name], 'function', name);
+  }
+});
+
+test('[UV-5] a line approved with the auditor\'s key verifies: as text or parsed, the key as a record or its JSON', async () => {
+  const line = await approvedLine();
+  const { text } = lineText(line);
+  assert.equal(await explainReceipt(text, auditor.record), null);
+  assert.equal(await verifyReceipt(text, auditor.record), true);
+  assert.equal(await verifyReceipt(line, JSON.stringify(auditor.record)), true);
+  assert.equal(await verifyReceipt(JSON.parse(text), { v: 1, ...auditor.record }), true);
+  assert.match(await fingerprint(auditor.record), /^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
+});
+
+test('[UV-5] a line changed by one byte anywhere in what the receipt binds (tool, operation, args, receipt) fails', async () => {
+  const { text, spans } = lineText(await approvedLine());
+  let tried = 0;
+  for (const [start, end] of spans) {
+    for (let i = start; i < end; i++) {
+      const changed = text.slice(0, i) + (text[i] === 'a' ? 'b' : 'a') + text.slice(i + 1);
+      assert.equal(await verifyReceipt(changed, auditor.record), false, `byte ${i}: ${changed.slice(Math.max(0, i - 20), i + 20)}`);
+      tried++;
+    }
+  }
+  assert.ok(tried > 500, `${tried} changed lines tried`);
+});
+
+test('[UV-5] a receipt replayed on another call\'s line, or signed for other input, fails', async () => {
+  const line = await approvedLine();
+  const replays = {
+    'another operation': { ...line, operation: 'node_delete_file' },
+    'another tool': { ...line, tool: 'go' },
+    'other args': { ...line, args: JSON.stringify({ ...input, path: 'notes/b.txt' }) },
+  };
+  for (const [what, replay] of Object.entries(replays)) assert.equal(await verifyReceipt(replay, auditor.record), false, what);
+  // The same input written in another key order is the same input.
+  const reordered = { ...line, args: JSON.stringify({ lines: input.lines, text: input.text, path: input.path }) };
+  assert.equal(await verifyReceipt(reordered, auditor.record), true);
+  const otherInput = await approvedLine({ over: { inputDigest: await inputDigest({ path: 'x' }) } });
+  assert.equal(await explainReceipt(otherInput, auditor.record), 'the receipt is for other input');
+  // Another call's receipt (its own call id and time) on this line: it verifies as that call's
+  // approval only where tool, operation and input are the same; the export's row id is the line's.
+  const elsewhere = await approvedLine({ args: { path: 'other' }, over: { callId: 7 } });
+  assert.equal(await verifyReceipt({ ...line, receipt: elsewhere.receipt }, auditor.record), false);
+});
+
+test('[UV-5] the key is the auditor\'s, never the line\'s: a receipt signed by another key fails even with that key in the line', async () => {
+  const intruder = await makeKey();
+  const forged = await approvedLine({ key: intruder });
+  assert.deepEqual(forged.publicKey, intruder.record);
+  assert.equal(await verifyReceipt(forged, intruder.record), true, 'it is a valid signature, by the intruder');
+  assert.equal(await verifyReceipt(forged, auditor.record), false);
+  const sameId = { ...forged, receipt: { ...forged.receipt, credentialId: auditor.record.credentialId } };
+  assert.equal(await explainReceipt(sameId, auditor.record), 'the signature does not verify');
+});
+
+test('[UV-5] a cut args text skips only the input digest; a switch receipt checks its tool; a batch or missing receipt fails', async () => {
+  const line = await approvedLine();
+  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: true }, auditor.record), true);
+  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: false }, auditor.record), false);
+  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: true, operation: 'node_delete_file' }, auditor.record), false);
+  const switchReceipt = await makeReceipt(auditor, { kind: 'switch', origin, tool: 'node', enabledUntil: 1_764_604_800_000 });
+  assert.equal(await verifyReceipt({ ...line, receipt: switchReceipt }, auditor.record), true);
+  assert.equal(await verifyReceipt({ ...line, tool: 'sql', receipt: switchReceipt }, auditor.record), false);
+  const batch = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: ['ab', 'cd'] });
+  assert.match(await explainReceipt({ ...line, receipt: batch }, auditor.record), /batch receipt/);
+  assert.equal(await explainReceipt({ ...line, receipt: null }, auditor.record), 'the line has no receipt');
+});
+
+test('[UV-5] verifyReceipt never rejects: unreadable lines and keys give false', async () => {
+  const line = await approvedLine();
+  for (const [what, value, key] of [
+    ['not JSON', '{"tool":', auditor.record], ['an array', '[]', auditor.record], ['null', 'null', auditor.record],
+    ['a key that is not JSON', line, '{'], ['no key', line, null], ['a key without spki', line, { credentialId: auditor.record.credentialId, alg: -7 }],
+    ['args that are not JSON', { ...line, args: '{' }, auditor.record], ['a receipt that is a string', { ...line, receipt: 'x' }, auditor.record],
+  ]) {
+    assert.equal(await verifyReceipt(value, key), false, what);
+    assert.equal(typeof await explainReceipt(value, key), 'string', what);
+  }
+});
