@@ -172,7 +172,7 @@ const SWITCH_ATTACKS = [
 ];
 
 for (const [name, attack] of SWITCH_ATTACKS) {
-  test(`[UV-1] [UV-4] [UV-6] the user absent, ${name}: the switch stays off, no agent lists an operation, and the page says verification is needed`, { timeout: 240_000 }, async () => {
+  test(`[UV-1] [UV-4] [UV-6] the user absent, ${name}: the switch stays off, no agent lists an operation, and the page says verification is needed`, { timeout: 240_000 }, async (t) => {
     // A fresh load: whatever an earlier attempt left (a waiting request, a notice) is gone.
     await page.reload();
     await switchInput(page, 'sample').waitFor();
@@ -191,6 +191,7 @@ for (const [name, attack] of SWITCH_ATTACKS) {
       // (Enter does not press a checkbox: nothing started, nothing to announce.)
       assert.equal(await isOn(), false, 'the switch reads off');
       assert.deepEqual(await agentsList(), { fromPlaywright: [], fromDevTools: [] }, 'no agent lists an operation of the page');
+      t.diagnostic(`pressed ${presses} time(s); the page said: ${(await announced(page)) || '(nothing)'}`);
     } finally {
       await userTurnsOff();
     }
@@ -274,9 +275,11 @@ const APPROVE_ATTACKS = [
 
 for (const [kind, name, press] of APPROVE_ATTACKS) {
   const caller = kind === 'playwright' ? 'Playwright MCP\'s webmcp_sample_clear_note' : 'DevTools MCP\'s execute_webmcp_tool sample_clear_note';
-  test(`[UV-1] [UV-6] the user absent, ${caller} approved by ${name}: declined, and the note reads back byte-identical`, { timeout: 240_000 }, async () => {
+  test(`[UV-1] [UV-6] the user absent, ${caller} approved by ${name}: declined, and the note reads back byte-identical`, { timeout: 240_000 }, async (t) => {
     try {
+      const started = Date.now();
       const answer = await destructiveCall(kind, press);
+      t.diagnostic(`answered after ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(answer.env)}`);
       assert.equal(answer.env.ok, false, JSON.stringify(answer.env));
       assert.equal(answer.env.error.code, 'declined');
       assert.equal(answer.result.isError, true);
