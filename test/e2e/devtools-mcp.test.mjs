@@ -84,6 +84,7 @@ test('[UV-6] [NAT-4] a read through execute_webmcp_tool answers the envelope; a 
   assert.deepEqual(read.env, { text: NOTE, ok: true });
   const bad = await execute('sample_wait', { seconds: 'three' });
   // DevTools MCP reports "Completed" for a result the page marked isError; the agent sees both.
+  assert.equal(bad.status, 'Completed');
   assert.equal(bad.result.isError, true);
   assert.equal(bad.env.ok, false);
   assert.equal(bad.env.error.code, 'invalid_input');
