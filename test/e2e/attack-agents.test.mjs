@@ -243,37 +243,50 @@ async function destructiveCall(kind, press) {
   return answer;
 }
 
+/** A press the browser delivers (CDP input): the dialog takes it and asks for the user's verification. */
+const DELIVERED = true;
+/** A script's click(): the dialog takes only delivered input, so it never gets as far as asking. */
+const SCRIPTED = false;
+
 /** Every way the clicking agent has to press 「空にする」 while the calling agent's call waits. */
 const APPROVE_ATTACKS = [
-  ['playwright', 'a second Playwright MCP\'s browser_click on 空にする', async () => {
+  ['playwright', 'a second Playwright MCP\'s browser_click on 空にする', DELIVERED, async () => {
     await pwClicker.call('browser_click', { element: 'the dialog\'s 空にする button', target: await pwClicker.ref(APPROVE, '空にする in the snapshot') });
   }],
-  ['playwright', 'a second Playwright MCP\'s browser_press_key Tab to 空にする, then Enter', async (approve) => {
+  ['playwright', 'a second Playwright MCP\'s browser_press_key Tab to 空にする, then Enter', DELIVERED, async (approve) => {
     await tabTo((key) => pwClicker.call('browser_press_key', { key }), approve, '空にする');
     await pwClicker.call('browser_press_key', { key: 'Enter' });
   }],
-  ['playwright', 'a second Playwright MCP\'s browser_press_key Tab to 空にする, then Space', async (approve) => {
+  ['playwright', 'a second Playwright MCP\'s browser_press_key Tab to 空にする, then Space', DELIVERED, async (approve) => {
     await tabTo((key) => pwClicker.call('browser_press_key', { key }), approve, '空にする');
     await pwClicker.call('browser_press_key', { key: ' ' });
   }],
-  ['playwright', 'a second Playwright MCP\'s browser_evaluate calling click() on 空にする', async () => {
+  ['playwright', 'a second Playwright MCP\'s browser_evaluate calling click() on 空にする', SCRIPTED, async () => {
     const answer = await pwClicker.call('browser_evaluate', { function: '() => { document.querySelector(\'ai-ops-confirm\').shadowRoot.querySelector(\'[part~="action-button"]\').click(); return true; }' });
     assert.equal(answer.isError, false, answer.text);
   }],
-  ['devtools', 'a second DevTools MCP\'s click on 空にする', async () => {
+  ['devtools', 'a second DevTools MCP\'s click on 空にする', DELIVERED, async () => {
     await dtClicker.call('click', { pageId: dtClickerPage, uid: await dtClicker.uid(dtClickerPage, APPROVE, '空にする in the snapshot') });
   }],
-  ['devtools', 'a second DevTools MCP\'s press_key Tab to 空にする, then Enter', async (approve) => {
+  ['devtools', 'a second DevTools MCP\'s press_key Tab to 空にする, then Enter', DELIVERED, async (approve) => {
     await tabTo((key) => dtClicker.call('press_key', { pageId: dtClickerPage, key }), approve, '空にする');
     await dtClicker.call('press_key', { pageId: dtClickerPage, key: 'Enter' });
   }],
-  ['devtools', 'a second DevTools MCP\'s evaluate_script calling click() on 空にする', async () => {
+  ['devtools', 'a second DevTools MCP\'s evaluate_script calling click() on 空にする', SCRIPTED, async () => {
     const answer = await dtClicker.call('evaluate_script', { pageId: dtClickerPage, function: '() => { document.querySelector(\'ai-ops-confirm\').shadowRoot.querySelector(\'[part~="action-button"]\').click(); return true; }' });
     assert.equal(answer.isError, false, answer.text);
   }],
 ];
 
-for (const [kind, name, press] of APPROVE_ATTACKS) {
+for (const [kind, name, delivered, attack] of APPROVE_ATTACKS) {
+  // A delivered press reached the button: the dialog then waits for the verification (UV-7's live
+  // region says so), which the absent user never gives.
+  const press = delivered
+    ? async (approve) => {
+      await attack(approve);
+      await waitFor(async () => /本人確認を待っています/.test(await announced(page)), 30_000, 'the dialog to wait for the verification');
+    }
+    : attack;
   const caller = kind === 'playwright' ? 'Playwright MCP\'s webmcp_sample_clear_note' : 'DevTools MCP\'s execute_webmcp_tool sample_clear_note';
   test(`[UV-1] [UV-6] the user absent, ${caller} approved by ${name}: declined, and the note reads back byte-identical`, { timeout: 240_000 }, async (t) => {
     try {
