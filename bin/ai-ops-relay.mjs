@@ -2,7 +2,7 @@
 // The relay command agents run (RELAY-2): webmcp-local-relay 2.2.0 with the same flags, but a bridge
 // timeout long enough for a 50 s confirmation or a 120 s run plus engine load. The stock CLI has no
 // flag for it and cuts every call at 25 s (PLATFORM-NOTES).
-//   npx ai-ops-relay --widget-origin http://127.0.0.1:8000 [--port 9333]
+//   npx ai-ops-relay --widget-origin http://localhost:8000 [--port 9333]
 import { LocalRelayMcpServer, parseCliOptions, printHelp } from '@mcp-b/webmcp-local-relay';
 
 /** Bridge timeout: above the served widget's host limit of 300 s would be pointless; 295 s leaves the widget's error unused. */

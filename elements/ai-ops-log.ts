@@ -487,7 +487,7 @@ export class AiOpsLog extends AiOpsPanel {
   private async saveRecord(event: MouseEvent): Promise<void> {
     if (!event.isTrusted) return;
     // UV-5: each receipt goes with the enrolled key's public part (an auditor still checks against their own copy).
-    const key = (await this.runtime.userVerification().catch(() => null))?.enrolled() ?? null;
+    const key = (await this.verifier())?.enrolled() ?? null;
     const blob = new Blob([auditRecord(this.runtime.log.getState().entries, key)], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
@@ -543,9 +543,14 @@ export class AiOpsLog extends AiOpsPanel {
     if (this.open) void this.readKey();
   }
 
+  /** The page's verifier (UV-5), or null when it has none or the on-demand part cannot load. */
+  private verifier() {
+    return this.runtime.onDemand().then((parts) => parts.consent.verifier, () => null);
+  }
+
   /** The enrolled key's fingerprint, shown so the user can compare it with the key they hold (UV-5). */
   private async readKey(): Promise<void> {
-    const verifier = await this.runtime.userVerification().catch(() => null);
+    const verifier = await this.verifier();
     this.keyFingerprint = (await verifier?.fingerprint().catch(() => null)) ?? null;
   }
 
@@ -554,8 +559,7 @@ export class AiOpsLog extends AiOpsPanel {
     if (!event.isTrusted) return;
     this.unenrolNote = null;
     try {
-      const verifier = await this.runtime.userVerification();
-      await verifier?.unenrol();
+      await (await this.verifier())?.unenrol();
       this.unenrolNote = this.text.logUnenrolled;
     } catch (error) {
       this.unenrolNote = fillString(this.text.logUnenrolFailed, { reason: describeError(error) }).join('');

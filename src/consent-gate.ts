@@ -8,13 +8,32 @@
  */
 import type { Clock } from './clock.js';
 import { inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
-import { PERMISSION_TTL_MS, type PermissionStore } from './permission-store.js';
+import type { PermissionStore } from './permission-store.js';
 import { VerificationRefused, type ConsentMode, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
-/** The receipts a stored switch value carries (UV-3): the verified switch-on, and the verified skip choice. */
+/**
+ * The receipts kept beside a tool's stored switch value (UV-3), under {@link receiptsKey}: the
+ * verified switch-on, and the verified skip choice. The switch value itself keeps PERM-1's shape, so
+ * the part that loads with every page (PKG-4) neither reads nor writes receipts.
+ */
 export interface StoredReceipts {
   readonly on?: Receipt;
   readonly skip?: Receipt;
+}
+
+/*
+ * PERM-1's key and PERM-2's 7 days, as permission-store.ts has them. Written here again on purpose:
+ * importing them would move that module into a chunk shared with this on-demand part, which costs
+ * the switch-off bytes ~200 B of compression (PKG-4, measured). A test pins both to the originals.
+ */
+/** `fd-ai-operations:<tool>` (PERM-1). */
+export const switchKey = (tool: string): string => `fd-ai-operations:${tool}`;
+/** 7 days (PERM-2). */
+export const SWITCH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Where a tool's receipts are kept: beside `fd-ai-operations:<tool>`. */
+export function receiptsKey(tool: string): string {
+  return `${switchKey(tool)}:uv`;
 }
 
 /** One call's approval as the queue hands it to {@link ConsentGate.approve}. */
@@ -46,7 +65,9 @@ export interface ConsentGate {
   /** A call's approval: null where verification does not apply (and was not asked for); else its receipt, or throws {@link VerificationRefused}. */
   approve(request: ApprovalRequest, signal?: AbortSignal): Promise<Receipt | null>;
   /** False where verification applies and the stored skip choice has no receipt this page checked (UV-3). */
-  trustsSkip(tool: string, permission: PermissionStore): boolean;
+  trustsSkip(tool: string): boolean;
+  /** Keeps the receipt of a verified 「今後尋ねない」 beside the switch-on's (UV-3). */
+  keepSkip(tool: string, skip: Receipt): void;
 }
 
 /** UV-4's sentence for a browser driven by a program. */
@@ -71,6 +92,8 @@ export interface ConsentGateOptions {
   clock: Clock;
   /** Whether a program drives the browser (`navigator.webdriver`): UV-4's first sentence. */
   automated: boolean;
+  /** Where the switch values and their receipts are (the runtime's storage); null keeps receipts for the page's life. */
+  storage?: Storage | null;
   /** The page author's choice (UV-2); `click` also withholds the dialog's offer. Default `auto`. */
   consent?: ConsentOption;
 }
@@ -92,12 +115,45 @@ export function refusalText(error: unknown, automated: boolean): string {
  * const gate = createConsentGate({ verifier: createWebAuthnVerifier(), clock, automated: navigator.webdriver });
  * await gate.permit('node', permission); // the OS prompt, then on
  */
-export function createConsentGate({ verifier, clock, automated, consent = 'auto' }: ConsentGateOptions): ConsentGate {
+export function createConsentGate({ verifier, clock, automated, consent = 'auto', storage = null }: ConsentGateOptions): ConsentGate {
   // Receipts this page made or checked: a stored skip choice is honoured only with one of these, so
   // a value written into storage behind the page's back (CDP can) skips nothing (UV-3).
   const trusted = new Set<string>();
   const applies = (tool: string) => !!verifier?.applies(tool);
-  const receiptsOf = (permission: PermissionStore) => (permission.getState().uv ?? {}) as StoredReceipts;
+  // Kept here as well as stored, so that storage that fails (PERM-8) loses nothing for this page.
+  const kept = new Map<string, StoredReceipts>();
+  const receiptsOf = (tool: string): StoredReceipts => {
+    try {
+      const raw = storage?.getItem(receiptsKey(tool));
+      if (raw) return JSON.parse(raw) as StoredReceipts;
+    } catch {
+      // unreadable or corrupt: the receipts this page kept, if any
+    }
+    return kept.get(tool) ?? {};
+  };
+  const keep = (tool: string, receipts: StoredReceipts) => {
+    kept.set(tool, receipts);
+    try {
+      storage?.setItem(receiptsKey(tool), JSON.stringify(receipts));
+    } catch {
+      // PERM-8: the receipts live as long as the page, as the switch then does
+    }
+  };
+  /**
+   * Stores PERM-1's record for a verified switch-on with the very `enabledUntil` its receipt binds,
+   * then lets the permission store read it as another tab's write (SAFE-4's path); where storage
+   * refuses, the store's own page-lifetime "on" (its `enabledUntil` then a moment later than signed,
+   * which `admit` accepts from this page's own receipt).
+   */
+  const storeOn = (tool: string, permission: PermissionStore, enabledUntil: number) => {
+    try {
+      storage!.setItem(switchKey(tool), JSON.stringify({ v: 1, enabledUntil, skipConfirmUntil: null }));
+      if (permission.isEnabled()) return;
+    } catch {
+      // below
+    }
+    permission.enable();
+  };
   // The verifier refuses with its reason where it cannot verify (an IP-literal origin, no authenticator).
   const verify = async (description: ConsentDescription, signal?: AbortSignal) => {
     const receipt = await verifier!.verify(description, signal);
@@ -112,20 +168,22 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
     async permit(tool, permission) {
       if (!applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
-      const enabledUntil = clock.now() + PERMISSION_TTL_MS;
+      const enabledUntil = clock.now() + SWITCH_TTL_MS;
       let on: Receipt;
       try {
         on = await verify({ kind: 'switch', origin: verifier!.origin, tool, enabledUntil });
       } catch (error) {
         throw new Error(refusalText(error, automated));
       }
-      permission.enable({ enabledUntil, uv: { on } satisfies StoredReceipts });
+      keep(tool, { on });
+      storeOn(tool, permission, enabledUntil);
     },
     async admit(tool, permission) {
       if (!applies(tool)) return;
       const { enabledUntil } = permission.getState();
-      const { on, skip } = receiptsOf(permission);
+      const { on, skip } = receiptsOf(tool);
       const origin = verifier!.origin;
+      // This page's own receipt counts as it is; a stored one must check, for this very enabledUntil.
       const valid = !!on && (trusted.has(on.signature) || await verifier!.check(on, { kind: 'switch', origin, tool, enabledUntil: enabledUntil! }));
       // The session's start turns it off (removing the stored value) with this reason under the switch.
       if (!valid) {
@@ -147,10 +205,13 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
         skipFuture: request.skipFuture,
       }, signal);
     },
-    trustsSkip(tool, permission) {
+    trustsSkip(tool) {
       if (!applies(tool)) return true;
-      const { skip } = receiptsOf(permission);
+      const { skip } = receiptsOf(tool);
       return !!skip && trusted.has(skip.signature);
+    },
+    keepSkip(tool, skip) {
+      keep(tool, { ...receiptsOf(tool), skip });
     },
   };
 }

@@ -76,6 +76,16 @@ export interface OnDemandParts {
   dispose(): void;
 }
 
+/** The runtime's storage as the permission store reads it: the given one, or localStorage where it can be read. */
+function storageOf(storage: Storage | null | undefined): Storage | null {
+  if (storage !== undefined) return storage;
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The parts of one runtime: one script loader, one model context, one relay connection, one queue. */
 export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const { window: win, clock, assetsBase, relayPort, autoReconnect, anyOn } = options;
@@ -104,7 +114,7 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const automated = options.automated ?? win.navigator.webdriver === true;
   const verifier = options.verifier !== undefined ? options.verifier
     : createWebAuthnVerifier({ window: win, storage: options.storage, consent: options.consent, automated });
-  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent });
+  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent, storage: storageOf(options.storage) });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {

@@ -8,12 +8,8 @@ import { createStore, type ReadableStore } from './store.js';
 /** How long a switch stays on, and a skip choice lasts: 7 days (PERM-2). */
 export const PERMISSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/**
- * The stored value (PERM-1). `uv`, where user verification applies (UV-3), holds the receipts of the
- * verified switch-on and skip choice; this store keeps it as it is and never reads it (the consent
- * gate, on demand, checks it before anything registers).
- */
-export type StoredPermission = { v: 1; enabledUntil: number; skipConfirmUntil: number | null; uv?: object };
+/** The stored value (PERM-1). */
+export type StoredPermission = { v: 1; enabledUntil: number; skipConfirmUntil: number | null };
 
 /** What the store holds. */
 export interface PermissionState {
@@ -33,17 +29,12 @@ export interface PermissionState {
    * could come back on. The next turn-off tries again.
    */
   storedOnRemains: boolean;
-  /** The stored value's receipts (UV-3), as stored; undefined when it has none. */
-  uv?: object;
 }
 
 /** A tool's permission. */
 export interface PermissionStore extends ReadableStore<PermissionState> {
-  /**
-   * Turns the switch on until now + 7 days, without a skip choice; or, with a verified switch-on
-   * (UV-1), until the `enabledUntil` its receipt was signed for, the receipts kept in `uv`.
-   */
-  enable(verified?: { enabledUntil: number; uv: object }): void;
+  /** Turns the switch on until now + 7 days, without a skip choice. */
+  enable(): void;
   /** Turns the switch off and deletes the key, skip choice included (PERM-6). */
   disable(): void;
   /**
@@ -51,7 +42,7 @@ export interface PermissionStore extends ReadableStore<PermissionState> {
    * is now: when another tab turned off (or off and on again) since this tab last looked, this tab
    * follows that and writes nothing (SAFE-4); after expiry it writes nothing either.
    */
-  skipConfirmations(uv?: object): void;
+  skipConfirmations(): void;
   /**
    * True while on and not expired. It reads the stored value first, so another tab's "off" counts
    * even before its `storage` event arrives (SAFE-4); an expired permission is turned off here (REG-3).
@@ -78,11 +69,11 @@ export function parseStoredPermission(raw: string | null): StoredPermission | nu
     return null;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const { v, enabledUntil, skipConfirmUntil, uv } = value as Record<string, unknown>;
+  const { v, enabledUntil, skipConfirmUntil } = value as Record<string, unknown>;
   const isTime = (t: unknown): t is number => typeof t === 'number' && Number.isFinite(t);
   if (v !== 1 || !isTime(enabledUntil) || !(skipConfirmUntil === null || isTime(skipConfirmUntil))) return null;
-  if (Object.keys(value).length !== (uv === undefined ? 3 : 4) || (uv !== undefined && (!uv || typeof uv !== 'object'))) return null;
-  return uv ? { v, enabledUntil, skipConfirmUntil, uv } : { v, enabledUntil, skipConfirmUntil };
+  if (Object.keys(value).length !== 3) return null;
+  return { v: 1, enabledUntil, skipConfirmUntil };
 }
 
 /** Options of {@link createPermissionStore}. */
@@ -167,7 +158,7 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
 
   const publish = (value: StoredPermission | null) => {
     const next: PermissionState = value
-      ? { enabled: true, enabledUntil: value.enabledUntil, skipConfirmUntil: value.skipConfirmUntil, persisted: persisted(), storedOnRemains, uv: value.uv }
+      ? { enabled: true, enabledUntil: value.enabledUntil, skipConfirmUntil: value.skipConfirmUntil, persisted: persisted(), storedOnRemains }
       : { ...OFF, persisted: persisted(), storedOnRemains };
     const state = store.getState();
     const same = (Object.keys(next) as (keyof PermissionState)[]).every((field) => state[field] === next[field]);
@@ -240,18 +231,17 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    enable(verified) {
-      const value: StoredPermission = { v: 1, enabledUntil: clock.now() + PERMISSION_TTL_MS, skipConfirmUntil: null, ...verified };
+    enable() {
+      const value: StoredPermission = { v: 1, enabledUntil: clock.now() + PERMISSION_TTL_MS, skipConfirmUntil: null };
       write(JSON.stringify(value));
       apply(value);
     },
     disable,
-    skipConfirmations(uv) {
+    skipConfirmations() {
       // The choice belongs to the "on" the user saw; if that is gone or replaced, follow storage.
       if (sync() || !isEnabled()) return;
-      // The switch-on's receipts stay with the record unless the caller hands the merged ones (UV-3).
-      const { enabledUntil, uv: kept } = store.getState();
-      const value: StoredPermission = { v: 1, enabledUntil: enabledUntil!, skipConfirmUntil: clock.now() + PERMISSION_TTL_MS, ...((uv ??= kept) && { uv }) };
+      const { enabledUntil } = store.getState();
+      const value: StoredPermission = { v: 1, enabledUntil: enabledUntil!, skipConfirmUntil: clock.now() + PERMISSION_TTL_MS };
       write(JSON.stringify(value));
       apply(value);
     },

@@ -108,10 +108,11 @@ export interface AiOps {
    */
   undo(id: number): Promise<UndoAnswer>;
   /**
-   * The page's user verification (UV-1, UV-5), loading the on-demand part: the enrolled key and its
-   * fingerprint, and the verified removal of the enrolment. Null when the page has no verifier.
+   * Loads the runtime's on-demand part (once) and gives it: for the package's own elements, which
+   * load with it (the log reads the page's user verification from `consent.verifier`, UV-5). A page
+   * has no need of it.
    */
-  userVerification(): Promise<UserVerifier | null>;
+  onDemand(): Promise<OnDemandParts>;
   /**
    * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
    * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
@@ -230,7 +231,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     },
     anyOn,
     undo: (id) => load().then((p) => p.undo(id)),
-    userVerification: () => load().then((p) => p.consent.verifier),
+    onDemand: load,
     dispose() {
       if (disposed) return;
       disposed = true;

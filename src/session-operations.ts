@@ -98,13 +98,16 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
       // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
       isEnabled,
       // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
-      skipsConfirmation: () => permission.skipsConfirmation() && consent.trustsSkip(tool, permission),
+      skipsConfirmation: () => permission.skipsConfirmation() && consent.trustsSkip(tool),
       async confirm(request) {
         const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
         if (!answer) return null;
         receipt = answer.receipt;
-        // A verified 「今後尋ねない」 is stored with its receipt beside the switch-on's (UV-3).
-        if (answer.skipFuture) permission.skipConfirmations(receipt && { ...permission.getState().uv, skip: receipt });
+        // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
+        if (answer.skipFuture) {
+          if (receipt) consent.keepSkip(tool, receipt);
+          permission.skipConfirmations();
+        }
         return answer.done;
       },
     }, { signal });
@@ -128,6 +131,10 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
         .then(() => registration.abort());
     },
     async register(modelContext, signal) {
+      // UV-3: a stored "on" (this tab's, another tab's, or written by a driving program) registers
+      // only with a valid receipt where verification applies; the gate throws the reason otherwise,
+      // and the session turns off with it.
+      await consent.admit(tool, permission);
       await withdrawing;
       if (signal.aborted) return;
       // All together rather than one after another, so an agent listing the tools while they are

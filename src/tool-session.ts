@@ -110,10 +110,6 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     update({ status: 'starting', error: null });
     try {
       const parts = await load();
-      // UV-3: a stored "on" (this tab's, another tab's, or written by a driving program) counts only
-      // with a valid receipt where verification applies; the gate throws the reason otherwise.
-      await parts.consent.admit(tool, permission);
-      if (controller.signal.aborted) return;
       const loaded = operationsIn(parts);
       const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;

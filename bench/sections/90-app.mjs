@@ -8,12 +8,13 @@
 //     page's chunk cached (its first visit is not counted); p50 of 10 (budget ≤ 300 ms);
 //   - heap: once the page is idle after forced garbage collection (CDP), after round 2 and after
 //     round 20: what the pages keep, from heap snapshots without compiled code (≤ 1.10×), and the
-//     whole used size beside it.
+//     whole used size beside it; then the same after rounds 40 and 60 (whether the growth stops), and
+//     what grew most between the snapshots, by constructor (how a growth is found).
 import { gzipSync } from 'node:zlib';
 import { OPERATIONS } from '../../test/e2e/harness.mjs';
 import { routedTools } from '../../test/e2e/app-harness.mjs';
 
-export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 rounds';
+export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 (and 60) rounds';
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n) => `${n.toFixed(0)} ms`;
@@ -87,6 +88,51 @@ async function switchOn(page, origin, tool) {
   }, { names: OPERATIONS[tool], listed: listedInPage.toString() }, { timeout: 30_000 });
 }
 
+/** APP-2's rounds, and the longer run printed beside them (whether the growth stops). */
+const LONG_ROUNDS = 60;
+const HEAP_ROUNDS = [2, 5, 10, 15, 20, 30, 40, 50, 60];
+const SNAPSHOT_ROUNDS = [2, 20, 40, LONG_ROUNDS];
+
+/**
+ * A heap snapshot's self sizes: compiled code apart from every other object (what the pages keep),
+ * and per constructor (a node's type and name: `object:Map`, `native:HTMLDivElement`, `closure:render`;
+ * strings and numbers by their type alone) for the growth rows.
+ */
+function bytesByKind({ snapshot: { meta }, nodes, strings }) {
+  const width = meta.node_fields.length;
+  const typeField = meta.node_fields.indexOf('type');
+  const nameField = meta.node_fields.indexOf('name');
+  const sizeField = meta.node_fields.indexOf('self_size');
+  const types = meta.node_types[0];
+  const code = types.indexOf('code');
+  const named = new Set(['object', 'native', 'closure', 'hidden', 'array', 'code'].map((t) => types.indexOf(t)));
+  const bytes = { objects: 0, code: 0, byKey: new Map() };
+  for (let i = 0; i < nodes.length; i += width) {
+    const type = nodes[i + typeField];
+    const size = nodes[i + sizeField];
+    bytes[type === code ? 'code' : 'objects'] += size;
+    // Names of closures and objects are short; a long one is a string's text, not a constructor.
+    const name = named.has(type) ? strings[nodes[i + nameField]].slice(0, 60) : '';
+    const key = name ? `${types[type]}:${name}` : types[type];
+    const entry = bytes.byKey.get(key) ?? { bytes: 0, count: 0 };
+    entry.bytes += size;
+    entry.count += 1;
+    bytes.byKey.set(key, entry);
+  }
+  return bytes;
+}
+
+/** The five constructors that grew most in bytes from `before` to `after`, with their counts. */
+function topGrowth(before, after) {
+  const kb = (n) => `${n >= 0 ? '+' : ''}${(n / 1024).toFixed(0)} KB`;
+  return [...after]
+    .map(([key, { bytes, count }]) => ({ key, bytes: bytes - (before.get(key)?.bytes ?? 0), count: count - (before.get(key)?.count ?? 0) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5)
+    .map(({ key, bytes, count }) => `${key} ${kb(bytes)} (${count >= 0 ? '+' : ''}${count})`)
+    .join('; ');
+}
+
 export async function run({ demo, browser }) {
   const rows = [];
   const tools = routedTools();
@@ -125,7 +171,26 @@ export async function run({ demo, browser }) {
     // zero-delay timers, so right after a burst of navigations it still holds the registrations it
     // has not passed on yet (measured: ~10 KB a navigation, gone within a second). Collected
     // every 250 ms until two readings agree within 0.5 % (at most 10 s): a state, not a fixed sleep.
+    //
+    // Issue 24: that criterion alone stopped while the queue still drained. The wrapper's registerTool
+    // awaits its tool-change queue (zero-delay timers, clamped to 4 ms once nested), and 20 rounds of
+    // fast navigation pile up a backlog of registrations still waiting (measured at round 20: 403
+    // AbortControllers, 181 copies of a Go schema's text, ~1.3 MB; 5 s later 9 and 16, fewer than at
+    // round 2), each GC reading then falling by less than 0.5 %. So the queue is awaited first, until
+    // no new link was added while waiting: a state, not a sleep.
+    const queueSettled = () => page.evaluate(async () => {
+      const context = document.modelContext;
+      if (!context?.__isBrowserMcpServer || !('nativeToolChangeQueue' in context)) return;
+      // At most 10 s: a queue that never settles is then read as it is (the GC readings below).
+      for (let queue, deadline = performance.now() + 10_000; queue !== context.nativeToolChangeQueue && performance.now() < deadline; ) {
+        queue = context.nativeToolChangeQueue;
+        await queue;
+        // The registrations that awaited it resume after it, each with one more zero-delay timer.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    });
     const heapAfterGc = async () => {
+      await queueSettled();
       let last = Infinity;
       for (const deadline = Date.now() + 10_000; ;) {
         for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
@@ -144,37 +209,43 @@ export async function run({ demo, browser }) {
       cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
       await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
       cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-      const { snapshot: { meta }, nodes } = JSON.parse(chunks.join(''));
-      const width = meta.node_fields.length;
-      const type = meta.node_fields.indexOf('type');
-      const size = meta.node_fields.indexOf('self_size');
-      const code = meta.node_types[0].indexOf('code');
-      const bytes = { objects: 0, code: 0 };
-      for (let i = 0; i < nodes.length; i += width) bytes[nodes[i + type] === code ? 'code' : 'objects'] += nodes[i + size];
-      return bytes;
+      return bytesByKind(JSON.parse(chunks.join('')));
     };
     const objects = new Map();
     const heaps = new Map();
     const started = Date.now();
-    for (let round = 1; round <= 20; round++) {
+    const elapsed = new Map();
+    for (let round = 1; round <= LONG_ROUNDS; round++) {
       for (const tool of tools) {
         if (new URL(page.url()).pathname === `/${tool}/`) continue;
         await navigateAndTime(page, tool);
       }
-      if ([2, 5, 10, 15, 20].includes(round)) heaps.set(round, await heapAfterGc());
-      if (round === 2 || round === 20) objects.set(round, await objectBytes());
+      if (HEAP_ROUNDS.includes(round)) heaps.set(round, await heapAfterGc());
+      if (SNAPSHOT_ROUNDS.includes(round)) {
+        objects.set(round, await objectBytes());
+        elapsed.set(round, (Date.now() - started) / 1000);
+      }
     }
     const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
-    const ratio = heaps.get(20) / heaps.get(2);
     // The budget is on what the pages keep (every object but compiled code): V8's optimising
     // compilers keep adding machine code for functions that turn hot over the first ~15 rounds
     // (measured: +3 MB by round 15, then flat), which is the engine warming up, not a page left
-    // behind. The whole heap is printed beside it, with the code's part.
-    const [early, late] = [objects.get(2), objects.get(20)];
-    const objectRatio = late.objects / early.objects;
-    rows.push({ label: `heap objects after round 2 → round 20 (${tools.length} pages a round)`, value: `${mb(early.objects)} → ${mb(late.objects)} (${objectRatio.toFixed(2)}×, ${((Date.now() - started) / 1000).toFixed(0)} s)`, budget: '≤ 1.10×', ok: objectRatio <= 1.1 });
-    rows.push({ label: '  whole JS heap (V8 used size), same rounds', value: `${mb(heaps.get(2))} → ${mb(heaps.get(20))} (${ratio.toFixed(2)}×; compiled code ${mb(early.code)} → ${mb(late.code)})` });
-    rows.push({ label: '  whole JS heap after rounds 2, 5, 10, 15, 20', value: [...heaps.values()].map(mb).join(', ') });
+    // behind. The whole heap is printed beside it, with the code's part, and the same again after
+    // a longer run (does it stop?), with what grew most, by constructor.
+    const early = objects.get(2);
+    for (const round of [20, 40, LONG_ROUNDS]) {
+      const late = objects.get(round);
+      const objectRatio = late.objects / early.objects;
+      const label = `heap objects after round 2 → round ${round} (${tools.length} pages a round)`;
+      const value = `${mb(early.objects)} → ${mb(late.objects)} (${objectRatio.toFixed(2)}×, ${elapsed.get(round).toFixed(0)} s)`;
+      // APP-2's bound is on round 20; the longer run is printed to show whether the growth stops.
+      rows.push(round === 20 ? { label, value, budget: '≤ 1.10×', ok: objectRatio <= 1.1 } : { label, value });
+      rows.push({ label: '  whole JS heap (V8 used size), same rounds', value: `${mb(heaps.get(2))} → ${mb(heaps.get(round))} (${(heaps.get(round) / heaps.get(2)).toFixed(2)}×; compiled code ${mb(early.code)} → ${mb(late.code)})` });
+    }
+    rows.push({ label: `  whole JS heap after rounds ${HEAP_ROUNDS.join(', ')}`, value: [...heaps.values()].map(mb).join(', ') });
+    for (const [from, to] of [[2, 20], [20, 40], [40, LONG_ROUNDS]]) {
+      rows.push({ label: `  grew most, round ${from} → ${to} (bytes, by constructor)`, value: topGrowth(objects.get(from).byKey, objects.get(to).byKey) });
+    }
     // Leave every switch off for the next section.
     await page.evaluate(() => {
       for (const key of Object.keys(localStorage)) if (key.startsWith('fd-ai-operations:')) localStorage.removeItem(key);

@@ -111,7 +111,7 @@ export async function run({ demo, browser }) {
   const command = (i) => ({ command: 'node', args: ['-e', `require('fs').writeFileSync('bench-undo-cmd.txt', '${i}')`] });
   const nodeRun = await interleaved(nodeOn, nodeOff, 'node_run_command', command, COMMANDS);
   rows.push({ label: `node_run_command writing one file, p50 (n=${COMMANDS}), no step kept`, value: ms(nodeRun.off) });
-  rows.push({ label: '  with the kept files snapshotted before and compared after', value: `${ms(nodeRun.on)} (+${ms(nodeRun.on - nodeRun.off)}, ×${(nodeRun.on / nodeRun.off).toFixed(2)})` });
+  rows.push({ label: '  with the runner\'s keep before and changes after (issue 24)', value: `${ms(nodeRun.on)} (+${ms(nodeRun.on - nodeRun.off)}, ×${(nodeRun.on / nodeRun.off).toFixed(2)})` });
 
   // go: two projects (their own IndexedDB records), one page each.
   const goOn = await openOn(browser, demo.origin, 'go', `?id=${id}`, 'go_write_file');

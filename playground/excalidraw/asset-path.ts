@@ -17,7 +17,7 @@ export const EXCALIDRAW_ASSETS = '/excalidraw/';
 
 /**
  * Sets `window.EXCALIDRAW_ASSET_PATH` to /excalidraw/ on this origin and returns it.
- * @example setLocalExcalidrawAssetPath() // 'http://127.0.0.1:8000/excalidraw/'
+ * @example setLocalExcalidrawAssetPath() // 'http://localhost:8000/excalidraw/'
  */
 export function setLocalExcalidrawAssetPath(): string {
   const path = new URL(EXCALIDRAW_ASSETS, location.href).href;

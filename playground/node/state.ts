@@ -127,6 +127,9 @@ export function currentRuntime(): NodeRuntimeLike | null {
       },
       // The before-state of an agent's command, held in this page's memory by its undo step (UNDO-1, UNDO-4).
       snapshot: (options) => runtime.files.snapshot(options),
+      // The runner holds the before-state; the page gets only what the command changed (issue 24).
+      keep: () => runtime.files.keep(),
+      changes: (mark) => runtime.files.changes(mark),
       versions: (paths) => runtime.files.versions(paths),
       removeEmptyDirectory: (path) => runtime.files.removeEmptyDirectory(path),
       writeKeeping: async (path, contents) => {

@@ -3,10 +3,17 @@
 // only requests whose Host header names that address (or localhost) with the right port, which
 // defeats DNS rebinding. Never sends CORS headers.
 //
+// Its origin, as printed and returned, is `http://localhost:<port>`: localhost is a secure context
+// that can hold a WebAuthn credential, which the user verification of the switch and the dialog
+// (UV-1, UV-4) needs; an IP-literal origin such as http://127.0.0.1 cannot (`SecurityError: This is
+// an invalid domain`). Browsers resolve localhost themselves to loopback (Chromium tries [::1] and
+// 127.0.0.1; [::1] is refused at once, nothing listens there), so they reach this 127.0.0.1 listener.
+//
 //   PORT=8000 node playground/server/serve.mjs
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUNNER_PREFIX, createRunner } from '../node/server/runner.mjs';
@@ -170,7 +177,8 @@ async function serveStatic(req, res, { root, pathname, search, token }) {
 }
 
 /**
- * Starts the playground's server on 127.0.0.1 with a fresh runner workspace and token.
+ * Starts the playground's server on 127.0.0.1 with a fresh runner workspace and token. Its `origin`
+ * and `url` name it as `http://localhost:<port>` (a page there can hold a WebAuthn credential).
  * @param {{port?: number, root?: string, log?: (line: string) => void, runner?: {limits?: object,
  *   timers?: {setTimeout: Function, clearTimeout: Function}, bwrap?: string|null}}} [options]
  *   `root`: directory of static files; a relative path is taken from the package root.
@@ -214,16 +222,29 @@ export async function startServer({ port = 0, root = 'dist/site', log = () => {}
     });
   });
 
-  await new Promise((resolvePromise, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolvePromise();
+  // A browser asks [::1] first for localhost (Chromium does, measured) and takes whatever answers
+  // there: a port another program holds on [::1] (a dev server bound to "localhost") would show
+  // that program at our origin. So that port counts as in use; with port 0, another one is picked.
+  for (let attempt = 1; ; attempt++) {
+    await new Promise((resolvePromise, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolvePromise();
+      });
     });
-  });
+    if (!(await answersOnIpv6Loopback(server.address().port))) break;
+    const taken = server.address().port;
+    await new Promise((resolvePromise) => server.close(() => resolvePromise()));
+    if (port !== 0 || attempt === 5) {
+      await runner.close();
+      await removeWorkspace(base);
+      throw Object.assign(new Error(`Port ${taken} is in use on [::1] by another program, which http://localhost:${taken} would reach first; set PORT to another port.`), { code: 'EADDRINUSE' });
+    }
+  }
   const actualPort = server.address().port;
   allowedHosts = new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
-  const origin = `http://127.0.0.1:${actualPort}`;
+  const origin = `http://localhost:${actualPort}`;
   log(`runner workspace: ${workspace}`);
 
   let closing;
@@ -247,6 +268,23 @@ export async function startServer({ port = 0, root = 'dist/site', log = () => {}
   };
 }
 
+/** Whether something accepts a TCP connection on [::1]:`port` (false when refused or no IPv6). */
+function answersOnIpv6Loopback(port) {
+  return new Promise((resolvePromise) => {
+    const socket = connect({ host: '::1', port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolvePromise(false);
+    });
+    socket.once('error', () => resolvePromise(false));
+  });
+}
+
 async function listPages(root) {
   try {
     const names = await readdir(root, { withFileTypes: true });
@@ -266,7 +304,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     server = await startServer({ port, log: (line) => console.log(line) });
   } catch (error) {
-    console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use; set PORT to another port.` : error.message);
+    console.error(error.code === 'EADDRINUSE' ? (error.message.startsWith('Port ') ? error.message : `Port ${port} is in use; set PORT to another port.`) : error.message);
     process.exit(1);
   }
   const pages = await listPages(resolve(packageRoot, 'dist/site'));

@@ -87,7 +87,8 @@ export async function serveConsumer(dir) {
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return {
-    origin: `http://127.0.0.1:${server.address().port}`,
+    // Named localhost (bound to 127.0.0.1): a page there can hold a WebAuthn credential, an IP literal cannot (UV-4).
+    origin: `http://localhost:${server.address().port}`,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }

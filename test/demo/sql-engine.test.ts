@@ -251,6 +251,43 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     expect(statement.totalRows).to.equal(100000);
   });
 
+  it('[SQL-9] [SQL-4] each statement is cut on its own: its first maxRows rows parsed by their types, its full count, empty statements skipped', async () => {
+    const statements = results(
+      await engine.run(
+        `create table cut9(a int8, d date, b bytea, arr int[], j jsonb, t text);
+         insert into cut9 select 9000000000000000000 + g, date '2024-01-01' + g, '\\xdead'::bytea, array[g, g + 1], jsonb_build_object('g', g), null from generate_series(1, 5) g;;
+         select * from cut9 order by a;
+         select g from generate_series(1, 300) g;
+         ;
+         select 1 as one where false;
+         drop table cut9`,
+        { maxRows: 3 },
+      ),
+    );
+    expect(statements.map((s) => s.command)).to.deep.equal(['CREATE', 'INSERT', 'SELECT', 'SELECT', 'SELECT', 'DROP']);
+    expect(statements.map((s) => s.totalRows)).to.deep.equal([0, 0, 5, 300, 0, 0]);
+    expect(statements.map((s) => s.affectedRows)).to.deep.equal([0, 5, 0, 0, 0, 0]);
+    expect(statements[2].fields.map((f) => f.name)).to.deep.equal(['a', 'd', 'b', 'arr', 'j', 't']);
+    expect(statements[2].rows).to.deep.equal([
+      ['9000000000000000001', '2024-01-02T00:00:00.000Z', '\\xdead', [1, 2], { g: 1 }, null],
+      ['9000000000000000002', '2024-01-03T00:00:00.000Z', '\\xdead', [2, 3], { g: 2 }, null],
+      ['9000000000000000003', '2024-01-04T00:00:00.000Z', '\\xdead', [3, 4], { g: 3 }, null],
+    ]);
+    expect(statements[3].rows).to.deep.equal([[1], [2], [3]]);
+    expect(statements[4].rows).to.deep.equal([]);
+    expect(statements[4].fields).to.deep.equal([{ name: 'one', dataTypeID: 23 }]);
+  });
+
+  it('[SQL-9] [SQL-5] an error after rows past the cut still rolls the run back with its sqlState and position', async () => {
+    const sql = 'create table cut5(a int); select g from generate_series(1, 1000) g; select 1/0';
+    const result = await engine.run(sql, { maxRows: 10 });
+    expect(result.kind, JSON.stringify(result)).to.equal('error');
+    if (result.kind !== 'error') return;
+    expect(result.error.sqlState).to.equal('22012');
+    const [missing] = results(await engine.run("select count(*)::int as n from pg_class where relname = 'cut5'"));
+    expect(missing.rows).to.deep.equal([[0]]);
+  });
+
   it('[NAT-2] aborting the signal during pg_sleep(10) stops the run, resets the DB and reports a reset', async () => {
     results(await engine.run('create table marker2(a int)'));
     events.length = 0;

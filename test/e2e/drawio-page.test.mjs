@@ -299,7 +299,7 @@ test('[DOC-1] [DOC-3] [APP-5] the document bar: 新しい図 opens a new diagram
   assert.deepEqual((await call(page, 'drawio_read', {})).document, { id: 'welcome', name: 'ようこそ' });
 });
 
-test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a diagram\'s foreign images and HTML labels fetch nothing', async () => {
+test('[SHAPE-7] every request the pages made stayed on loopback (the page on localhost, the relay port on 127.0.0.1) — a diagram\'s foreign images and HTML labels fetch nothing', async () => {
   const hostile = diagramXml(
     '<mxCell id="img" value="" style="shape=image;image=https://example.com/a.png;" vertex="1" parent="1"><mxGeometry x="20" y="20" width="40" height="40" as="geometry"/></mxCell>' +
     '<mxCell id="html" value="&lt;b&gt;太字&lt;/b&gt;&lt;img src=&quot;https://example.com/b.png&quot; onerror=&quot;window.__ran=1&quot;&gt;" style="html=1;" vertex="1" parent="1"><mxGeometry x="100" y="20" width="120" height="40" as="geometry"/></mxCell>',

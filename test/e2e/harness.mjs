@@ -77,19 +77,173 @@ export async function startRelay({ origin, port }) {
 }
 
 /**
+ * The virtual authenticator every automated page gets (PLATFORM-NOTES, "User verification"): it
+ * plays the user's own device — a platform authenticator (`internal`) that keeps resident keys and
+ * verifies its user — present and verifying, so the switch-on and the dialog's approval go through
+ * the real WebAuthn verification when a suite clicks them like a person.
+ */
+export const VIRTUAL_AUTHENTICATOR = Object.freeze({
+  protocol: 'ctap2',
+  transport: 'internal',
+  hasResidentKey: true,
+  hasUserVerification: true,
+  isUserVerified: true,
+  automaticPresenceSimulation: true,
+});
+
+/**
+ * A page's virtual authenticator, as {@link launchBrowser}'s `authenticatorOf(page)` gives it.
+ * @typedef {object} PageAuthenticator
+ * @property {string} id the authenticator's id (CDP `WebAuthn.AuthenticatorId`)
+ * @property {import('playwright-core').CDPSession} session the page's CDP session that owns it
+ *   (the authenticator lives as long as this session, so it is never detached by the harness)
+ * @property {(on: boolean) => Promise<void>} setPresence `false`: the user absent — a request then
+ *   never completes and rejects `NotAllowedError` at its timeout (turning it on later does not
+ *   complete a request already waiting)
+ * @property {(on: boolean) => Promise<void>} setUserVerified `false`: the device answers without the
+ *   UV flag (the user present but not verified)
+ * @property {() => Promise<void>} remove removes the authenticator: the page has none from then on
+ *   (a WebAuthn request waits for one until its timeout), and it leaves the context's sharing
+ * @property {() => Promise<object[]>} credentials the credentials it holds (`WebAuthn.Credential`s,
+ *   private keys included)
+ */
+
+/**
+ * Gives every page of `context` — those open now, those a suite opens, and those a page opens
+ * itself (popups, `window.open`) — a virtual authenticator ({@link VIRTUAL_AUTHENTICATOR}).
+ *
+ * When: a page from `context.newPage()` (which suites and `openToolPage` use) is handed over only
+ * once its authenticator is in place, so it is there before the page's first `goto` and before any
+ * of its scripts run (verified by test/e2e/authenticator.test.mjs). A page the browser opens on its
+ * own (a popup) gets it from the context's `page` event, a few CDP round trips after it was created:
+ * before a document it loads over the network runs a script, but a popup's inline `about:blank`
+ * script calling WebAuthn at once could run first; `await authenticatorOf(popup)` before driving it.
+ *
+ * Sharing: the authenticator is per page (per CDP target), while a person's device is one for all
+ * their tabs. So, with `share` (the default), the context behaves as one device: every credential
+ * that any page's authenticator creates is copied into every other page's authenticator of the
+ * context at once (`WebAuthn.credentialAdded`), a new page starts with all of them, and a credential
+ * deleted by a page (`WebAuthn.credentialDeleted`) leaves the others too. A copy has the sign counter
+ * the credential had when copied; the copies' counters then advance on their own (ai-ops does not
+ * check the counter). Removing a page's authenticator takes it out of the sharing. `share: false`
+ * keeps each page's authenticator apart (e.g. to show that a device without the enrolled credential
+ * cannot approve); {@link copyCredentials} then copies by hand.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {{share?: boolean}} [options]
+ */
+function equipWithAuthenticators(context, { share = true } = {}) {
+  /** @type {Map<import('playwright-core').Page, Promise<PageAuthenticator>>} */
+  const byPage = new Map();
+  /** Authenticators that take part in the sharing, once each holds the device's credentials. */
+  const sharing = new Set();
+  /** The device's credentials by id (the latest seen of each). */
+  const device = new Map();
+
+  const addTo = async (authenticator, credential) => {
+    try {
+      await authenticator.session.send('WebAuthn.addCredential', { authenticatorId: authenticator.id, credential });
+    } catch (error) {
+      // Already there (the page created it, or copied twice) or the page closed meanwhile.
+      if (!/already|exist|closed|Target|detached|not found/i.test(String(error?.message))) throw error;
+    }
+  };
+
+  async function attach(page) {
+    const session = await context.newCDPSession(page);
+    await session.send('WebAuthn.enable', { enableUI: false });
+    const { authenticatorId: id } = await session.send('WebAuthn.addVirtualAuthenticator', { options: { ...VIRTUAL_AUTHENTICATOR } });
+    /** @type {PageAuthenticator} */
+    const authenticator = {
+      id,
+      session,
+      setPresence: (on) => session.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: id, enabled: on }).then(() => {}),
+      setUserVerified: (on) => session.send('WebAuthn.setUserVerified', { authenticatorId: id, isUserVerified: on }).then(() => {}),
+      async remove() {
+        sharing.delete(authenticator);
+        await session.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: id });
+      },
+      credentials: async () => (await session.send('WebAuthn.getCredentials', { authenticatorId: id })).credentials,
+    };
+    if (share) {
+      session.on('WebAuthn.credentialAdded', ({ authenticatorId, credential }) => {
+        if (authenticatorId !== id || !sharing.has(authenticator) || device.has(credential.credentialId)) return;
+        device.set(credential.credentialId, credential);
+        for (const other of sharing) if (other !== authenticator) addTo(other, credential).catch(() => {});
+      });
+      session.on('WebAuthn.credentialAsserted', ({ authenticatorId, credential }) => {
+        if (authenticatorId === id && device.has(credential.credentialId)) device.set(credential.credentialId, credential);
+      });
+      session.on('WebAuthn.credentialDeleted', ({ authenticatorId, credentialId }) => {
+        if (authenticatorId !== id || !sharing.has(authenticator) || !device.delete(credentialId)) return;
+        for (const other of sharing) {
+          if (other !== authenticator) other.session.send('WebAuthn.removeCredential', { authenticatorId: other.id, credentialId }).catch(() => {});
+        }
+      });
+      // Joins first, then takes the device's credentials: one created meanwhile reaches it either way.
+      sharing.add(authenticator);
+      for (const credential of [...device.values()]) await addTo(authenticator, credential);
+    }
+    page.once('close', () => sharing.delete(authenticator));
+    return authenticator;
+  }
+
+  /** The page's authenticator, attaching it if the page has none yet. */
+  const authenticatorOf = (page) => {
+    let attached = byPage.get(page);
+    if (!attached) {
+      attached = attach(page);
+      // A page closed before its authenticator was in place: nothing to report unless asked.
+      attached.catch(() => {});
+      byPage.set(page, attached);
+      page.once('close', () => byPage.delete(page));
+    }
+    return attached;
+  };
+
+  context.on('page', (page) => void authenticatorOf(page));
+  const newPage = context.newPage.bind(context);
+  // Every suite opens its pages here: hand a page over only once its authenticator is in place.
+  context.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await authenticatorOf(page);
+    return page;
+  };
+  return Promise.all(context.pages().map(authenticatorOf)).then(() => authenticatorOf);
+}
+
+/**
+ * Copies every credential of `fromPage`'s authenticator into `toPage`'s (the same device in another
+ * tab, when the context's pages do not share: `launchBrowser({ shareCredentials: false })`).
+ * @param {(page: import('playwright-core').Page) => Promise<PageAuthenticator>} authenticatorOf
+ * @returns {Promise<number>} how many credentials were copied
+ */
+async function copyCredentialsWith(authenticatorOf, fromPage, toPage) {
+  const [from, to] = await Promise.all([authenticatorOf(fromPage), authenticatorOf(toPage)]);
+  const credentials = await from.credentials();
+  for (const credential of credentials) await to.session.send('WebAuthn.addCredential', { authenticatorId: to.id, credential });
+  return credentials.length;
+}
+
+/**
  * Launches Chromium with a fresh profile, in this run's browser mode (or `mode`); `args` adds flags.
  * Throws when the browser does not have its own WebMCP in `webmcp` mode, or has it in `plain`.
+ * Every page of the browser has a virtual authenticator playing the user's device (see
+ * {@link equipWithAuthenticators}): `authenticatorOf(page)` reaches it, `copyCredentials(from, to)`
+ * copies one page's credentials to another's; `shareCredentials: false` keeps each page's apart.
+ * @param {{mode?: 'plain' | 'webmcp', args?: string[], shareCredentials?: boolean}} [options]
  */
-export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
+export async function launchBrowser({ mode = BROWSER_MODE, args = [], shareCredentials = true } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'ai-ops-chrome-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     headless: true,
     args: [...CHROME_ARGS, ...BROWSER_MODES[mode], ...args],
   });
-  // Fails the suite at once when the browser is not in the mode the run is named for (NAT-3).
+  let authenticatorOf;
   try {
+    // Fails the suite at once when the browser is not in the mode the run is named for (NAT-3).
     await assertBrowserMode(context, mode, [...BROWSER_MODES[mode], ...args].join(' '));
+    authenticatorOf = await equipWithAuthenticators(context, { share: shareCredentials });
   } catch (error) {
     await context.close().catch(() => {});
     await rm(profile, { recursive: true, force: true });
@@ -97,6 +251,10 @@ export async function launchBrowser({ mode = BROWSER_MODE, args = [] } = {}) {
   }
   return {
     context,
+    /** @type {(page: import('playwright-core').Page) => Promise<PageAuthenticator>} */
+    authenticatorOf,
+    /** @type {(fromPage: import('playwright-core').Page, toPage: import('playwright-core').Page) => Promise<number>} */
+    copyCredentials: (fromPage, toPage) => copyCredentialsWith(authenticatorOf, fromPage, toPage),
     async close() {
       await context.close().catch(() => {});
       await rm(profile, { recursive: true, force: true });

@@ -168,11 +168,11 @@ test('[VER-4] [SW-5] the slides page in a cross-origin frame of an about:blank p
   }
 });
 
-test('[VER-4] [SW-5] the slides page on 127.0.0.1 framed by the site on localhost (another origin): nothing registered', async () => {
+test('[VER-4] [SW-5] the slides page on localhost framed by the site on 127.0.0.1 (another origin): nothing registered', async () => {
   const outer = await browser.context.newPage();
   const frameTraffic = recordTraffic(outer);
   try {
-    await outer.goto(`http://localhost:${demo.port}/`);
+    await outer.goto(`http://127.0.0.1:${demo.port}/`);
     await outer.evaluate((src) => {
       const frame = document.createElement('iframe');
       frame.src = src;

@@ -284,7 +284,7 @@ test('[DOC-3] renaming the deck in the page changes the title and the document n
   assert.equal((await pending).error.code, 'declined');
 });
 
-test('[SHAPE-7] every request the pages made went to 127.0.0.1 — a deck\'s foreign images are not fetched', async () => {
+test('[SHAPE-7] every request the pages made stayed on loopback (the page on localhost, the relay port on 127.0.0.1) — a deck\'s foreign images are not fetched', async () => {
   await replaceText(page, '# 外の画像\n\n![外](https://example.com/a.png)\n\n---\n\n![bg](https://example.com/b.png)\n\n<style>section { background: url(https://example.com/c.png); }</style>\n');
   await waitFor(async () => (await previewSlides(page).count()) === 2, 5000, 'the preview of the new deck');
   assert.equal(await page.locator('#preview img[data-blocked-src="https://example.com/a.png"]').count(), 1);

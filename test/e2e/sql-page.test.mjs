@@ -405,7 +405,7 @@ test('[SQL-3] an engine that cannot be loaded answers failed', async () => {
   await broken.close();
 });
 
-test('[SHAPE-7] every HTTP request the pages made went to 127.0.0.1, the page\'s own origin; WebSockets only to loopback', async () => {
+test('[SHAPE-7] every HTTP request the pages made went to the page\'s own origin (http://localhost) or the relay port on 127.0.0.1; WebSockets only to loopback', async () => {
   const http = requests.filter((url) => !url.startsWith('ws:'));
   const sockets = requests.filter((url) => url.startsWith('ws:'));
   assert.ok(http.length > 10);

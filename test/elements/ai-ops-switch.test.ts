@@ -79,8 +79,9 @@ describe('<ai-ops-switch>', () => {
     const event = await changed;
     expect(event.detail).to.deep.equal({ tool: 'sql', on: true });
     expect(event.bubbles && event.composed).to.equal(true);
+    // The on-demand part (the consent gate, UV-1) decides first, then the scripts load.
+    await statusReached(session, 'starting');
     await el.updateComplete;
-    expect(session.getState().status).to.equal('starting');
     expect(input!.checked).to.equal(true);
     expect(input!.getAttribute('aria-busy')).to.equal('true');
     gate.open();

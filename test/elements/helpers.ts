@@ -206,7 +206,7 @@ export function statusReached(session: ToolSession, status: 'off' | 'starting' |
 
 /** Turns a session on and waits until it is on. */
 export async function turnOn(session: ToolSession): Promise<void> {
-  session.turnOn();
+  await session.turnOn();
   await statusReached(session, 'on');
 }
 

@@ -88,7 +88,7 @@ describe('React wrappers', () => {
     }
     flushSync(() => react.root.render(React.createElement(Status)));
     expect(textOf(react.container)).to.equal('off');
-    session.turnOn();
+    await session.turnOn();
     await statusReached(session, 'on');
     await until(() => textOf(react.container) === 'on', 'React to render the new status');
   });

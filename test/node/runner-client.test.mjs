@@ -148,6 +148,71 @@ describe('NodeRuntime against the runner', () => {
     await assert.rejects(runtime.files.versions(['../x']), (error) => error instanceof NodeRuntimeError && error.code === 'invalid_path');
   });
 
+  it('[UNDO-1] files.keep / files.changes: the runner holds the before-state and answers only what a command changed, with its text before; the tree comes with it', async () => {
+    const runtime = newRuntime();
+    await runtime.boot();
+    await runtime.files.write('keep/a.js', 'a\r\n');
+    await runtime.files.write('keep/b.js', 'b');
+    const mark = await runtime.files.keep();
+    assert.equal(typeof mark, 'string');
+    const proc = await runtime.processes.start('node', ['-e', "const fs = require('fs'); fs.writeFileSync('keep/a.js', 'A'); fs.rmSync('keep/b.js'); fs.writeFileSync('keep/c.js', 'c'); fs.mkdirSync('node_modules/y', { recursive: true }); fs.writeFileSync('node_modules/y/i.js', '1')"]);
+    assert.equal(await proc.exit, 0);
+    const { files, complete } = await runtime.files.changes(mark);
+    assert.equal(complete, true);
+    assert.deepEqual(files.map((f) => [f.path, f.before, f.version === null]), [
+      ['keep/a.js', 'a\r\n', false],
+      ['keep/b.js', 'b', true],
+      ['keep/c.js', null, false],
+    ]);
+    const [a] = await runtime.files.versions(['keep/a.js']);
+    assert.equal(files[0].version, a, 'the version now is the one versions gives');
+    const paths = runtime.files.tree.getState().map((e) => e.path);
+    assert.ok(paths.includes('keep/c.js') && !paths.includes('keep/b.js'), 'the tree was loaded from the same walk');
+    assert.deepEqual(await runtime.files.changes(mark), { files: [], complete: false }, 'a mark is used up');
+  });
+
+  it('[NODE-6] a tree the page holds already is not sent again: the runner answers its version unchanged, and a change sends the entries', async () => {
+    const answers = [];
+    const recording = async (input, init) => {
+      const response = await pageFetch(input, init);
+      if (String(input).endsWith('/tree')) answers.push(await response.clone().json());
+      return response;
+    };
+    const runtime = newRuntime({ fetch: recording });
+    await runtime.boot();
+    await runtime.files.tree.refresh();
+    assert.ok(Array.isArray(answers[0].entries), 'the first listing is sent whole');
+    assert.deepEqual(Object.keys(answers[1]).sort(), ['ok', 'truncated', 'unchanged', 'version'], 'the same listing again: no entries');
+    assert.equal(answers[1].version, answers[0].version);
+    assert.ok(runtime.files.tree.getState().some((e) => e.path === 'index.js'), 'the store still holds the listing');
+    const proc = await runtime.processes.start('node', ['-e', "require('fs').writeFileSync('tree-new.txt', 'x')"]);
+    assert.equal(await proc.exit, 0);
+    await runtime.files.tree.refresh();
+    assert.ok(answers.slice(2).some((a) => a.entries?.some((e) => e.path === 'tree-new.txt')), 'a changed listing is sent whole');
+    assert.ok(runtime.files.tree.getState().some((e) => e.path === 'tree-new.txt'));
+  });
+
+  it('[UNDO-1] what the terminal and the page wrote between two agent commands is the next command\'s before-state', async () => {
+    const runtime = newRuntime();
+    await runtime.boot();
+    const run = async (script) => {
+      const proc = await runtime.processes.start('node', ['-e', script]);
+      assert.equal(await proc.exit, 0);
+    };
+    await runtime.files.write('between/t.js', 'page');
+    const first = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 1')");
+    assert.deepEqual((await runtime.files.changes(first)).files.map((f) => [f.path, f.before]), [['between/t.js', 'page']]);
+    await run("require('fs').writeFileSync('between/t.js', 'terminal')"); // the user's terminal
+    const second = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 2')");
+    assert.deepEqual((await runtime.files.changes(second)).files.map((f) => [f.path, f.before]), [['between/t.js', 'terminal']]);
+    await runtime.files.write('between/t.js', 'page again'); // the page's editor
+    const third = await runtime.files.keep();
+    await run("require('fs').writeFileSync('between/t.js', 'agent 3')");
+    assert.deepEqual((await runtime.files.changes(third)).files.map((f) => [f.path, f.before]), [['between/t.js', 'page again']]);
+  });
+
   it('[RUNNER] round trip of node -e "console.log(1)" through the runner', async (t) => {
     const runtime = newRuntime();
     await runtime.boot();

@@ -27,7 +27,7 @@ after(async () => {
 /** One raw request; `headers` replace the defaults (a value of undefined removes one). */
 function raw({ method = 'POST', path, headers = {}, body }) {
   const defaults = {
-    host: `127.0.0.1:${server.port}`,
+    host: new URL(server.origin).host,
     origin: server.origin,
     'x-ai-ops-token': server.token,
     'content-type': 'application/json',
@@ -72,7 +72,7 @@ function follow(id, from = 0) {
   const done = new Promise((resolve, reject) => {
     const req = request({
       host: '127.0.0.1', port: server.port, method: 'POST', path: '/__runner/output',
-      headers: { host: `127.0.0.1:${server.port}`, origin: server.origin, 'x-ai-ops-token': server.token, 'content-type': 'application/json' },
+      headers: { host: new URL(server.origin).host, origin: server.origin, 'x-ai-ops-token': server.token, 'content-type': 'application/json' },
     }, (res) => {
       assert.match(res.headers['content-type'], /^application\/x-ndjson/);
       res.setEncoding('utf8');
@@ -117,6 +117,10 @@ describe('runner: who may call it', () => {
     assert.equal(res.json.code, 'forbidden_origin');
     const other = await raw({ path: '/__runner/info', body: {}, headers: { origin: `http://127.0.0.1:${server.port + 1}` } });
     assert.equal(other.status, 403);
+    // The page's origin is http://localhost:<port>; the same server named by its IP is another origin.
+    const byAddress = await raw({ path: '/__runner/info', body: {}, headers: { origin: `http://127.0.0.1:${server.port}` } });
+    assert.equal(byAddress.status, 403);
+    assert.equal((await raw({ path: '/__runner/info', body: {} })).status, 200, 'the page\'s own origin, http://localhost:<port>');
   });
 
   it('[RUNNER] a request without Origin is refused with 403', async () => {
@@ -148,8 +152,10 @@ describe('runner: who may call it', () => {
   it('[RUNNER] localhost:<port> with its own origin is accepted; mixing hosts and origins is not', async () => {
     const ok = await raw({ path: '/__runner/info', body: {}, headers: { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` } });
     assert.equal(ok.status, 200);
-    const mixed = await raw({ path: '/__runner/info', body: {}, headers: { host: `localhost:${server.port}`, origin: server.origin } });
-    assert.equal(mixed.status, 403);
+    for (const [host, origin] of [[`localhost:${server.port}`, `http://127.0.0.1:${server.port}`], [`127.0.0.1:${server.port}`, `http://localhost:${server.port}`]]) {
+      const mixed = await raw({ path: '/__runner/info', body: {}, headers: { host, origin } });
+      assert.equal(mixed.status, 403, `${host} ${origin}`);
+    }
   });
 
   it('[RUNNER] only POST with a JSON body; a cross-site Sec-Fetch-Site is refused', async () => {
@@ -277,7 +283,7 @@ describe('runner: workspace files', () => {
     assert.equal((await raw({ path: '/__runner/write', body: { path: 'x' } })).status, 400);
     assert.equal((await raw({ path: '/__runner/spawn', body: { command: 'node', args: 'x' } })).status, 400);
     const notJson = await new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/__runner/read', headers: { host: `127.0.0.1:${server.port}`, origin: server.origin, 'x-ai-ops-token': server.token, 'content-type': 'application/json' } }, (res) => { res.resume(); resolve(res.statusCode); });
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/__runner/read', headers: { host: new URL(server.origin).host, origin: server.origin, 'x-ai-ops-token': server.token, 'content-type': 'application/json' } }, (res) => { res.resume(); resolve(res.statusCode); });
       req.on('error', reject);
       req.end('{not json');
     });

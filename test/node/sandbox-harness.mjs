@@ -13,7 +13,7 @@ export function runnerClient(getServer) {
   const headers = () => {
     const server = getServer();
     return {
-      host: `127.0.0.1:${server.port}`,
+      host: new URL(server.origin).host,
       origin: server.origin,
       'x-ai-ops-token': server.token,
       'content-type': 'application/json',

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -68,8 +68,9 @@ describe('playground server: static files', () => {
     await rm(parent, { recursive: true, force: true });
   });
 
-  it('[RUNNER] listens on 127.0.0.1 only', async () => {
-    assert.equal(new URL(server.url).hostname, '127.0.0.1');
+  it('[RUNNER] [UV-4] is named http://localhost:<port> (a page there can hold a credential) and listens on 127.0.0.1 only', async () => {
+    assert.equal(server.origin, `http://localhost:${server.port}`);
+    assert.equal(server.url, `http://localhost:${server.port}/`);
     assert.equal(await tryConnect('127.0.0.1', server.port), 'connected');
     assert.notEqual(await tryConnect('::1', server.port), 'connected');
     const external = Object.values(networkInterfaces()).flat()
@@ -192,5 +193,19 @@ describe('playground server: lifecycle', () => {
     assert.ok(!existsSync(one.workspace));
     assert.notEqual(await tryConnect('127.0.0.1', one.port), 'connected');
     await rm(root, { recursive: true, force: true });
+  });
+
+  it('[RUNNER] [UV-4] a port another program holds on [::1] is in use: a browser would reach that program at http://localhost:<port>', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ai-ops-serve-test-'));
+    const other = createNetServer((socket) => socket.destroy());
+    await new Promise((resolve) => other.listen(0, '::1', resolve));
+    const { port } = other.address();
+    try {
+      await assert.rejects(startServer({ port, root }), (error) => error.code === 'EADDRINUSE' && /\[::1\]/.test(error.message));
+      assert.notEqual(await tryConnect('127.0.0.1', port), 'connected', 'nothing left listening on 127.0.0.1');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

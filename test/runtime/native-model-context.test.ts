@@ -12,7 +12,7 @@ describe('a browser that already has document.modelContext', function () {
     Object.defineProperty(document, 'modelContext', { value: native, configurable: true, writable: true });
     const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
     const session = aiOps.provideOperations('native', []);
-    session.turnOn();
+    await session.turnOn();
     const end = Date.now() + 10000;
     while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     expect(document.querySelectorAll('script[src$="mcp-b-global.js"]')).to.have.length(1);
@@ -60,7 +60,7 @@ describe('the browser\'s own API as it changes (Chrome 160)', function () {
       defineOperation({ name: 'later_ping', description: 'pong', inputSchema: { type: 'object', additionalProperties: false }, execute: async () => succeed({ pong: true }) }),
     ]);
     try {
-      session.turnOn();
+      await session.turnOn();
       const end = Date.now() + 10000;
       while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
       expect(session.getState()).to.include({ status: 'on', error: null });

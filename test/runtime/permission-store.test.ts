@@ -412,7 +412,7 @@ describe('permission store seen through a tool session', () => {
     // Tab A: a page whose storage events never arrive (a MemoryStorage fires none), the worst case of "late".
     const aiOps = createAiOps({ consent: 'click', clock, storage, loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/' });
     const session = aiOps.provideOperations('demo', operations);
-    session.turnOn();
+    await session.turnOn();
     for (let i = 0; i < 200 && session.getState().status !== 'on'; i++) await flush();
     // Tab B: the same tool's store on the same storage.
     const other = createPermissionStore({ tool: 'demo', storage, clock, events: null });

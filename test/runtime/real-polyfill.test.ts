@@ -44,7 +44,7 @@ describe('with the real polyfill and relay scripts from the build', function () 
   });
 
   it('[SW-2] [VER-2] on: the polyfill and the relay widget load from the page origin and the tools are listed and callable', async () => {
-    session.turnOn();
+    await session.turnOn();
     await until(() => session.getState().status === 'on');
     const scripts = [...document.querySelectorAll<HTMLScriptElement>('script[src*="vendor"]')].map((s) => new URL(s.src));
     expect(scripts.map((u) => u.pathname)).to.deep.equal(['/dist/site/ai-ops/vendor/mcp-b-global.js', '/dist/site/ai-ops/vendor/relay/embed.js']);
@@ -88,7 +88,7 @@ describe('with the real polyfill and relay scripts from the build', function () 
     await until(() => changes > 0);
     expect(testing()!.listTools()).to.have.length(0);
     const before = changes;
-    session.turnOn();
+    await session.turnOn();
     await until(() => session.getState().status === 'on');
     await until(() => changes > before);
   });
@@ -97,7 +97,7 @@ describe('with the real polyfill and relay scripts from the build', function () 
     session.turnOff();
     expect(testing()!.listTools()).to.have.length(0);
     expect(document.querySelector('[data-webmcp-relay]')).to.equal(null);
-    session.turnOn();
+    await session.turnOn();
     await until(() => session.getState().status === 'on');
     expect(testing()!.listTools().map((t) => t.name)).to.deep.equal(['real_echo', 'real_ping']);
     expect(document.querySelectorAll('script[src*="mcp-b-global"]')).to.have.length(1); // loaded once

@@ -53,7 +53,7 @@ describe('runtime and tool sessions', () => {
     await flush();
     expect(loader.loaded).to.deep.equal([]);
     expect(mc.tools.size).to.equal(0);
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     expect(loader.loaded.map((src) => new URL(src).pathname)).to.deep.equal(['/vendor/mcp-b-global.js', '/vendor/relay/embed.js']);
     expect([...mc.tools.keys()]).to.deep.equal(['demo_read', 'demo_delete']);
@@ -69,7 +69,7 @@ describe('runtime and tool sessions', () => {
       execute: () => new Promise((resolve) => { release = () => resolve(succeed({ done: true })); }),
     });
     const session = aiOps.provideOperations('demo', [...definitions(), slow]);
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const running = mc.execute('demo_slow', {});
     const waiting = mc.execute('demo_delete', { path: 'a.txt' });
@@ -92,7 +92,7 @@ describe('runtime and tool sessions', () => {
   it('[SW-7] the relay widget is removed when the last switch turns off', async () => {
     const { aiOps, storage } = setup();
     const a = aiOps.provideOperations('demo', definitions());
-    a.turnOn();
+    await a.turnOn();
     await started(a);
     const frame = document.createElement('iframe');
     frame.dataset.webmcpRelay = '1';
@@ -114,7 +114,7 @@ describe('runtime and tool sessions', () => {
     const { aiOps, mc } = setup();
     const calls: string[] = [];
     const session = aiOps.provideOperations('demo', definitions(calls));
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const bad = await mc.execute('demo_delete', { path: 1 });
     expect(parse(bad.content[0].text).error.code).to.equal('invalid_input');
@@ -133,7 +133,7 @@ describe('runtime and tool sessions', () => {
   it('[DEF-5] prepare runs before any confirmation, and only definitions with confirmation show a dialog', async () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     let shown = 0;
     aiOps.confirmations.subscribe(() => { if (aiOps.confirmations.getState().current) shown++; });
@@ -145,7 +145,7 @@ describe('runtime and tool sessions', () => {
   it('[REG-3] a call after enabledUntil turns the switch off and answers declined', async () => {
     const { aiOps, clock, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const { execute } = mc.tools.get('demo_read')!;
     clock.time += 7 * 24 * 3600 * 1000; // the expiry timer has not fired (background tab)
@@ -162,7 +162,7 @@ describe('runtime and tool sessions', () => {
   it('[REG-5] [VER-5] one log entry per settled call, failures and declined included', async () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     await mc.execute('demo_read', {});
     await mc.execute('demo_read', { nope: 1 });
@@ -182,7 +182,7 @@ describe('runtime and tool sessions', () => {
   it('[CONF-5] checked + action: later calls skip the dialog; やめる never saves it', async () => {
     const { aiOps, mc, storage } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const first = mc.execute('demo_delete', { path: 'a' });
     await flush();
@@ -201,7 +201,7 @@ describe('runtime and tool sessions', () => {
   it('[CONF-7] operations without confirmation never wait behind a dialog', async () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const waiting = mc.execute('demo_delete', { path: 'a' });
     await flush();
@@ -214,7 +214,7 @@ describe('runtime and tool sessions', () => {
   it('[RELAY-3] execute answers a CallToolResult with the JSON text and isError when ok is false', async () => {
     const { aiOps, mc } = setup();
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const ok = await mc.execute('demo_read', {});
     expect(ok).to.deep.equal({ content: [{ type: 'text', text: '{"text":"hello","ok":true}' }] });
@@ -228,14 +228,14 @@ describe('runtime and tool sessions', () => {
     const { aiOps, loader, storage } = setup();
     loader.fail = /embed\.js/;
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     expect(session.getState()).to.include({ status: 'off' });
     expect(session.getState().error).to.contain('embed.js');
     expect(storage.getItem(permissionKey('demo'))).to.equal(null);
     expect(loader.modelContext.tools.size).to.equal(0);
     loader.fail = null;
-    session.turnOn();
+    await session.turnOn();
     expect(session.getState().error).to.equal(null);
     await started(session);
     expect(session.getState().status).to.equal('on');
@@ -259,7 +259,7 @@ describe('runtime and tool sessions', () => {
     const spy = Object.assign(Object.create(storage), { getItem: (k: string) => { reads.push(k); return storage.getItem(k); } });
     const aiOps = createAiOps({ consent: 'click', clock, storage: spy, loader, embedded: true, autoReconnect: false });
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     expect(aiOps.embedded).to.equal(true);
     expect(session.getState()).to.include({ embedded: true, status: 'off' });
@@ -294,7 +294,7 @@ describe('runtime and tool sessions', () => {
       name: 'demo_run', description: '実行', inputSchema: empty,
       execute: async () => fail('failed', 'relation "x" does not exist', { sqlState: '42P01', position: 15 }),
     })]);
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     expect(parse(await session.call('demo_run', {}))).to.deep.equal({ ok: false, error: { code: 'failed', message: 'relation "x" does not exist' }, sqlState: '42P01', position: 15 });
     expect(parse(await session.call('demo_nothing', {})).error.code).to.equal('not_found');
@@ -309,7 +309,7 @@ describe('runtime and tool sessions', () => {
     expect(session.getSnapshot()).to.equal(snapshot);
     session.turnOff(); // already off: no change
     expect(calls).to.equal(0);
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     expect(calls).to.be.greaterThan(0);
     expect(session.getSnapshot()).not.to.equal(snapshot);
@@ -324,7 +324,7 @@ describe('runtime and tool sessions', () => {
     const { loader } = setup();
     const aiOps = createAiOps({ consent: 'click', clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, browserModelContext: null, assetsBase: '/vendor/' });
     const session = aiOps.provideOperations('demo', definitions());
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     const frame = Object.assign(document.createElement('iframe'), {});
     frame.dataset.webmcpRelay = '1';
@@ -402,7 +402,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
   async function on(op: ReturnType<typeof slowDelete>) {
     const env = setup();
     const session = env.aiOps.provideOperations('demo', [op.definition]);
-    session.turnOn();
+    await session.turnOn();
     await started(session);
     let shown = 0;
     env.aiOps.confirmations.subscribe(() => { if (env.aiOps.confirmations.getState().current) shown++; });

@@ -78,7 +78,7 @@ async function setup(extra: Partial<AiOpsOptions> = {}) {
   const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
   const tool = notesTool(clock);
   const session = aiOps.provideOperations('notes', tool.definitions);
-  session.turnOn();
+  await session.turnOn();
   await started(session);
   return { clock, storage, loader, aiOps, mc: loader.modelContext, session, ...tool };
 }
@@ -311,7 +311,7 @@ describe('the path a call came by, and its duration (AUDIT-1)', () => {
     const parsed = lines.slice(0, -1).map((l) => JSON.parse(l));
     expect(parsed).to.deep.equal(entries(aiOps).map((e) => ({
       time: new Date(e.time).toISOString(), tool: e.tool, operation: e.name, via: e.via, args: e.args.text, result: e.result.text,
-      code: e.code, durationMs: e.durationMs, undone: e.undo === 'undone',
+      code: e.code, durationMs: e.durationMs, undone: e.undo === 'undone', argsTruncated: false, receipt: null, publicKey: null,
     })));
     expect(parsed.map((l) => [l.operation, l.via, l.code, l.undone, l.durationMs])).to.deep.equal([
       ['notes_write', 'page', null, true, 5], ['notes_read', 'page', 'not_found', false, 0], ['notes_write', 'user', null, false, 0],

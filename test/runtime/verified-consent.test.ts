@@ -9,7 +9,7 @@ import { succeed } from '../../src/result.js';
 import { permissionKey, PERMISSION_TTL_MS } from '../../src/permission-store.js';
 import { inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import { VerificationRefused, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
-import { AUTOMATED_NEEDS_VERIFICATION } from '../../src/consent-gate.js';
+import { AUTOMATED_NEEDS_VERIFICATION, receiptsKey, switchKey, SWITCH_TTL_MS } from '../../src/consent-gate.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
@@ -95,6 +95,11 @@ async function dialogRequest(aiOps: ReturnType<typeof createAiOps>) {
 }
 
 describe('verified consent (UV)', () => {
+  it('[UV-3] the gate writes the switch record under PERM-1\'s key with PERM-2\'s 7 days, as the permission store reads it', () => {
+    expect(switchKey('notes')).to.equal(permissionKey('notes'));
+    expect(SWITCH_TTL_MS).to.equal(PERMISSION_TTL_MS);
+  });
+
   it('[UV-1] a switch-on where verification applies asks once, bound to the tool and the new enabledUntil, and stores the receipt with the on', async () => {
     const { session, verifier, storage, clock } = await setup();
     await session.turnOn();
@@ -104,8 +109,9 @@ describe('verified consent (UV)', () => {
     const { description } = verifier.asked[0];
     expect(description).to.deep.equal({ kind: 'switch', origin: verifier.origin, tool: 'notes', enabledUntil: clock.now() + PERMISSION_TTL_MS });
     const stored = JSON.parse(storage.getItem(permissionKey('notes'))!);
-    expect(stored.enabledUntil).to.equal(description.kind === 'switch' && description.enabledUntil);
-    expect(stored.uv.on.signature).to.equal('sig-1');
+    // PERM-1's record, with the very enabledUntil the receipt binds; the receipt beside it.
+    expect(stored).to.deep.equal({ v: 1, enabledUntil: description.kind === 'switch' && description.enabledUntil, skipConfirmUntil: null });
+    expect(JSON.parse(storage.getItem(receiptsKey('notes'))!).on.signature).to.equal('sig-1');
   });
 
   it('[UV-1] where it does not apply, the switch turns on at once with no verification', async () => {
@@ -115,7 +121,7 @@ describe('verified consent (UV)', () => {
     await settled(session);
     expect(session.getState().status).to.equal('on');
     expect(verifier.asked).to.have.length(0);
-    expect(JSON.parse(storage.getItem(permissionKey('notes'))!)).to.not.have.property('uv');
+    expect(storage.getItem(receiptsKey('notes'))).to.equal(null);
   });
 
   it('[UV-4] a refused verification under automation leaves the switch off, says why in plain words, and stores nothing', async () => {
@@ -155,7 +161,8 @@ describe('verified consent (UV)', () => {
     const clock = new FakeClock();
     const storage = new MemoryStorage();
     const forged = { credentialId: 'cred', authenticatorData: 'ad', clientDataJSON: 'cd', signature: 'forged', description: { kind: 'switch', tool: 'notes' } };
-    storage.setItem(permissionKey('notes'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null, uv: { on: forged } }));
+    storage.setItem(permissionKey('notes'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
+    storage.setItem(receiptsKey('notes'), JSON.stringify({ on: forged }));
     const first = await setup({ clock, storage });
     await flush();
     await settled(first.session);
@@ -245,7 +252,7 @@ describe('verified consent (UV)', () => {
     const { aiOps, session, storage, executed } = await setup();
     await session.turnOn();
     await settled(session);
-    // Behind the page's back: the stored value now says "skip", with the switch's receipt kept.
+    // Behind the page's back: the stored value now says "skip" (the switch's receipt still beside it).
     const stored = JSON.parse(storage.getItem(permissionKey('notes'))!);
     storage.setItem(permissionKey('notes'), JSON.stringify({ ...stored, skipConfirmUntil: stored.enabledUntil }));
     const forged = session.call('notes_clear', {});
@@ -253,7 +260,7 @@ describe('verified consent (UV)', () => {
     expect(request.name).to.equal('notes_clear');
     aiOps.confirmations.approve(request.id, { skipFuture: true });
     expect(JSON.parse(await forged).ok).to.equal(true);
-    expect(JSON.parse(storage.getItem(permissionKey('notes'))!).uv.skip.description.skipFuture).to.equal(true);
+    expect(JSON.parse(storage.getItem(receiptsKey('notes'))!).skip.description.skipFuture).to.equal(true);
     // Now the skip was verified: no dialog.
     expect(JSON.parse(await session.call('notes_clear', {})).ok).to.equal(true);
     expect(executed).to.have.length(2);

@@ -96,7 +96,7 @@ describe('in a browser with its own WebMCP', function () {
   });
 
   it('[SW-6] [NAT-1] on: the polyfill loads all the same, and every operation is in the browser\'s own list once, with every hint', async () => {
-    session.turnOn();
+    await session.turnOn();
     await until(() => session.getState().status === 'on');
     expect(session.getState().error).to.equal(null);
     expect(document.querySelectorAll('script[src$="mcp-b-global.js"]')).to.have.length(1);
@@ -139,7 +139,7 @@ describe('in a browser with its own WebMCP', function () {
     session.turnOff();
     await until(() => changes > 0);
     expect(surface.listTools()).to.deep.equal([]);
-    session.turnOn();
+    await session.turnOn();
     await until(() => session.getState().status === 'on');
     expect(surface.listTools()).to.have.length(3);
   });

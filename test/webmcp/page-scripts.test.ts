@@ -403,7 +403,7 @@ describe('[NAT-7] the page\'s other scripts and the browser\'s own WebMCP', func
   const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
   const session = aiOps.provideOperations('aiops', operations);
   const switchedOn = async () => {
-    session.turnOn();
+    await session.turnOn();
     const end = Date.now() + 15000;
     while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     expect(session.getState()).to.include({ status: 'on', error: null });

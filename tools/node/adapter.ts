@@ -95,6 +95,22 @@ export interface NodeRuntimeLike {
       readonly truncated: boolean;
     }>;
     /**
+     * `node_run_command`'s before-state held by the runtime instead of sent to the page (UNDO-1):
+     * before the command it notes what every kept file holds and answers a mark (null: they cannot
+     * all be kept, no step). When given together with `changes`, `snapshot` is not used for commands.
+     */
+    keep?(): Promise<string | null>;
+    /**
+     * After the command: the kept files it changed since `mark`, each with its text at the mark
+     * (null: no kept file then) and its version now (null: none now), as `snapshot` would tell
+     * them apart; `complete` false when they cannot all be told (no step then). It also reloads
+     * `tree` (the same look at the workspace), so the command's caller does not refresh it again.
+     */
+    changes?(mark: string): Promise<{
+      readonly files: readonly { readonly path: string; readonly before: string | null; readonly version: string | null }[];
+      readonly complete: boolean;
+    }>;
+    /**
      * `write` answering also what the file held before — `{ contents }`, `{ absent: true }`, or
      * `{ unkept: true }` (not text, over 1 MiB) — and the version it holds now (as `versions` has
      * it), in one round trip: the before-state of `node_write_file` (UNDO-1). Omitted: the file is

@@ -201,18 +201,52 @@ export function createNodeOperations(adapter: NodeToolAdapter, options: { readon
     return createFileUndo({ tool: 'node', before: changed, store: runtimeStore(rt), undoStore: storeNow, ledger, left });
   };
 
+  /** The undo step from the runtime's own before-state (`keep` / `changes`); `changes` also reloads the tree. */
+  const markedUndo = async (rt: NodeRuntimeLike, mark: string): Promise<UndoStep | null> => {
+    let told;
+    try {
+      told = await rt.files.changes!(mark);
+    } catch {
+      await rt.files.tree.refresh?.().catch(() => {});
+      return null;
+    }
+    if (!told.complete) return null;
+    const excluded = createExcludeMatcher(rt.excludes.patterns);
+    const shown = told.files.filter((file) => !excluded(file.path, 'file'));
+    if (shown.length === 0) return null;
+    const changed: FileBefore[] = shown.map((file) => ({ path: file.path, contents: file.before }));
+    return createFileUndo({ tool: 'node', before: changed, store: runtimeStore(rt), undoStore: storeNow, ledger, left: shown.map((file) => file.version) });
+  };
+
+  /** The runtime's mark before a command, when it keeps the before-state itself; null otherwise or when it cannot. */
+  const markNow = async (rt: NodeRuntimeLike): Promise<string | null> => {
+    try {
+      return await rt.files.keep!();
+    } catch {
+      return null;
+    }
+  };
+
   const run = async (rt: NodeRuntimeLike, command: string, args: readonly string[], timeoutMs: number, signal: AbortSignal) => {
-    // Taken before the command starts; held only until the difference is known.
-    const before = options.undo === false ? null : await keptFiles(rt, true);
+    // Taken before the command starts; held only until the difference is known. A runtime with
+    // keep/changes holds it itself and hands over only what the command changed (issue 24).
+    const marking = options.undo !== false && rt.files.keep !== undefined && rt.files.changes !== undefined;
+    const mark = marking ? await markNow(rt) : null;
+    const before = options.undo === false || marking ? null : await keptFiles(rt, true);
     let undo: UndoStep | null = null;
     const result = await runAnswer(await rt.run(command, args, { name: `ai: ${command}`, timeoutMs, signal }), {
       timeoutMs,
       wording: nodeWording,
       transform: stripTerminalControls,
       exited: async (end) => {
-        // The process may have changed files: list them at once (NODE-6).
-        await rt.files.tree.refresh?.().catch(() => {});
-        if (before) undo = await commandUndo(rt, before);
+        if (mark !== null) {
+          // The runtime's look for the changes lists the tree too (NODE-6): one walk for both.
+          undo = await markedUndo(rt, mark);
+        } else {
+          // The process may have changed files: list them at once (NODE-6).
+          await rt.files.tree.refresh?.().catch(() => {});
+          if (before) undo = await commandUndo(rt, before);
+        }
         return succeed({ exitCode: end.exitCode, ...outputFields(end, stripTerminalControls) });
       },
     });

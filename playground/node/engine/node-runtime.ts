@@ -58,6 +58,22 @@ export interface NodeSnapshot {
   readonly truncated: boolean;
 }
 
+/** What an agent's command changed among the kept files, as the runner's `changes` answers it (UNDO-1). */
+export interface NodeChanges {
+  /** Each changed kept file, by path: its text at the mark (null: not kept then) and its version now (null: none). */
+  readonly files: readonly { readonly path: string; readonly before: string | null; readonly version: string | null }[];
+  /** False when the changes cannot all be told (the mark is gone, the workspace is past 64 MiB of text). */
+  readonly complete: boolean;
+}
+
+/** A listing as the runner sends it: its entries, or `unchanged` when they are the version the page has. */
+interface TreeAnswer {
+  readonly entries?: readonly FileEntry[];
+  readonly unchanged?: true;
+  readonly truncated: boolean;
+  readonly version?: string;
+}
+
 /** Why a read failed. */
 export const ReadErrorCode = {
   notFound: 'not_found',
@@ -374,6 +390,17 @@ export class NodeRuntime {
     /** The version token of each path's kept file now, null where none is (UNDO-2). */
     versions(paths: readonly string[]): Promise<readonly (string | null)[]>;
     /**
+     * Before an agent's command: the runner notes what every kept file holds (its cache reads only
+     * the files changed since it last looked) and answers a mark, or null when they cannot all be kept.
+     */
+    keep(): Promise<string | null>;
+    /**
+     * After the command: the kept files it changed since `mark`, with their texts at the mark (UNDO-1).
+     * The same walk lists the tree, which is loaded too (NODE-6). Throws `NodeRuntimeError` when the
+     * runner cannot be reached.
+     */
+    changes(mark: string): Promise<NodeChanges>;
+    /**
      * `write` that also answers what the file held before (its text, absent, or unkept: not text or
      * over 1 MiB) and the version it holds now, in one round trip: an agent's write's undo (UNDO-1).
      */
@@ -404,6 +431,8 @@ export class NodeRuntime {
   private treeTruncated = false;
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
+  /** The runner's version of the listing in the tree store (sent as `have`: an unchanged one is not sent again). */
+  private treeVersion: string | null = null;
   private readonly listStore = createStore<readonly ProcessSummary[]>([], () => false);
   private readonly handles = new Map<string, NodeProcess>();
 
@@ -450,6 +479,25 @@ export class NodeRuntime {
         const result = await this.call<{ ok: true; removed: boolean } | { ok: false; code: 'invalid_path'; message: string }>('rmdir', { path });
         if (result.ok && result.removed) await this.refreshQuietly();
         return result;
+      },
+      keep: async () => {
+        const result = await this.call<{ ok: true; mark: string | null } | { ok: false; code: string; message: string }>('keep', {});
+        if (!result.ok) throw new NodeRuntimeError(200, result.code, result.message);
+        return result.mark;
+      },
+      changes: async (mark) => {
+        const result = await this.call<
+          { ok: true; truncated: boolean; files: NodeChanges['files']; tree: TreeAnswer } | { ok: false; code: string; message: string; tree?: TreeAnswer }
+        >('changes', { mark, have: this.treeVersion });
+        if (result.tree) {
+          this.applyTree(result.tree);
+          // A listing still being fetched may be older than this one: fetched again after it.
+          if (this.refreshing) this.refreshAgain = true;
+        } else {
+          await this.refreshQuietly();
+        }
+        if (!result.ok) return { files: [], complete: false };
+        return { files: result.files, complete: !result.truncated };
       },
       versions: async (paths) => {
         const result = await this.call<{ ok: true; versions: (string | null)[] } | { ok: false; code: string; message: string }>('versions', { paths: [...paths] });
@@ -541,15 +589,20 @@ export class NodeRuntime {
     const run = async () => {
       do {
         this.refreshAgain = false;
-        const result = await this.call<{ ok: boolean; entries: FileEntry[]; truncated: boolean }>('tree', {});
-        this.treeTruncated = result.truncated;
-        this.treeStore.set(Object.freeze(result.entries.map((e) => Object.freeze({ ...e }))));
+        this.applyTree(await this.call<TreeAnswer>('tree', { have: this.treeVersion }));
       } while (this.refreshAgain);
     };
     this.refreshing = run().finally(() => {
       this.refreshing = null;
     });
     return this.refreshing;
+  }
+
+  /** Loads a listing into the tree store; `unchanged`: the runner's listing is the one held already. */
+  private applyTree(result: TreeAnswer): void {
+    this.treeTruncated = result.truncated;
+    if (result.entries) this.treeStore.set(Object.freeze(result.entries.map((e) => Object.freeze({ ...e }))));
+    this.treeVersion = result.entries || result.version === this.treeVersion ? result.version ?? null : null;
   }
 
   private async refreshQuietly(): Promise<void> {

@@ -103,6 +103,10 @@ export function createProcessManager({
   /** @type {Map<string, any>} */
   const records = new Map();
   let nextId = 1;
+  // Moves whenever a process starts or ends: with none running and this unchanged, no process of
+  // this manager can have changed the workspace (a confined command's descendants die with its
+  // PID namespace before its exit is seen). The kept-files cache trusts its last walk then.
+  let generation = 0;
   const bounds = sandbox.limits;
   // Inside the sandbox the environment is the sandbox's own (bwrap --clearenv): no tokens, no
   // NODE_OPTIONS, nothing of the server's config. Unconfined (bench only) the same minimal set.
@@ -194,6 +198,7 @@ export function createProcessManager({
     }
     record.status = 'exited';
     record.endedAt = now();
+    generation++;
     for (const listener of record.listeners) listener.exit(info(record));
     record.listeners.clear();
     record.resolveExit();
@@ -229,6 +234,7 @@ export function createProcessManager({
     };
     record.exited = new Promise((resolve) => { record.resolveExit = resolve; });
     records.set(record.id, record);
+    generation++;
     return record;
   };
 
@@ -326,6 +332,17 @@ export function createProcessManager({
         setTimeout(() => finish(record, code, signal), CLOSE_GRACE_MS).unref();
       });
       return info(record);
+    },
+
+    /**
+     * What may have changed the workspace: `generation` moves at every start and end, `running`
+     * counts the processes not yet ended. Only a confined manager's ends mean its descendants ended.
+     * @returns {{generation: number, running: number, confined: boolean}}
+     */
+    activity() {
+      let alive = 0;
+      for (const record of records.values()) if (record.status === 'running') alive++;
+      return { generation, running: alive, confined: confine };
     },
 
     /** @returns {ProcessInfo|undefined} */

@@ -4,9 +4,10 @@
 // lead outside (dangling or not, or swapped in while the operation runs) are refused (BOX-4).
 import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix, sep } from 'node:path';
+import { join, posix } from 'node:path';
+import { createKeptFiles } from './kept.mjs';
 
 /** Largest file (bytes) that is read, written and "saved": 1 MiB. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -131,10 +132,6 @@ export function isText(buffer, { partial = false } = {}) {
   } catch {
     return false;
   }
-}
-
-function isInside(root, target) {
-  return target === root || target.startsWith(root + sep);
 }
 
 /** Directory opens: never through a link (a link is resolved by hand, see `openParent`). */
@@ -456,91 +453,17 @@ export async function diskUsage(workspace, { stopAbove = Infinity } = {}) {
 }
 
 /**
- * True when the file's first 8 KiB are text. Opened without blocking (a FIFO swapped in does not
- * hang the listing) and, for a link's target, only when the opened file is inside the workspace.
- */
-async function sniffText(workspace, path, { viaLink }) {
-  const flags = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | (viaLink ? 0 : fsConstants.O_NOFOLLOW);
-  const handle = await open(path, flags);
-  try {
-    if (!(await handle.stat()).isFile()) return false;
-    if (viaLink && !isInside(workspace, await readlink(`/proc/self/fd/${handle.fd}`))) return false;
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
-    return isText(buffer.subarray(0, bytesRead), { partial: true });
-  } finally {
-    await closeQuietly(handle);
-  }
-}
-
-/**
  * Lists the workspace: every directory and file, sorted by path, `/`-separated. Directories
  * matched by an exclude pattern are listed (flagged `excluded`) but not entered; files are
  * flagged `excluded` when over the size limit or not text (judged from their first 8 KiB).
  * Symlinks are listed as what they point to when that is inside the workspace and never entered.
  * Each directory is entered through the one opened before it (never by path), so a directory
- * swapped for a link meanwhile cannot make the listing show the outside.
+ * swapped for a link meanwhile cannot make the listing show the outside. One walk of a fresh
+ * kept-files cache (kept.mjs); the runner keeps its own cache across requests.
  * @returns {Promise<{entries: {path: string, kind: 'file'|'directory', excluded: boolean}[], truncated: boolean}>}
  */
 export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
-  const entries = [];
-  let truncated = false;
-  const walk = async (dir, relativeDir) => {
-    let names;
-    try {
-      names = (await readdir(`/proc/self/fd/${dir.fd}`)).sort();
-    } catch {
-      return; // vanished or unreadable meanwhile: list what is there
-    }
-    for (const name of names) {
-      if (entries.length >= limit) {
-        truncated = true;
-        return;
-      }
-      const path = relativeDir ? `${relativeDir}/${name}` : name;
-      const here = at(dir, name);
-      let info;
-      let target = here;
-      let viaLink = false;
-      try {
-        info = await lstat(here);
-        if (info.isSymbolicLink()) {
-          target = await realpath(here);
-          if (!isInside(workspace, target)) continue;
-          info = await stat(target);
-          viaLink = true;
-        }
-      } catch {
-        continue;
-      }
-      if (info.isDirectory()) {
-        const excluded = matchesExcludePattern(path, 'directory');
-        entries.push({ path, kind: 'directory', excluded });
-        if (excluded || viaLink) continue;
-        let child;
-        try {
-          child = await open(here, DIR_FLAGS);
-        } catch {
-          continue; // changed meanwhile
-        }
-        try {
-          await walk(child, path);
-        } finally {
-          await closeQuietly(child);
-        }
-      } else if (info.isFile()) {
-        let excluded = matchesExcludePattern(path, 'file') || info.size > MAX_FILE_BYTES;
-        if (!excluded) excluded = !(await sniffText(workspace, target, { viaLink }).catch(() => false));
-        entries.push({ path, kind: 'file', excluded });
-      }
-    }
-  };
-  const root = await open(workspace, DIR_FLAGS);
-  try {
-    await walk(root, '');
-  } finally {
-    await closeQuietly(root);
-  }
-  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { entries, truncated } = createKeptFiles(workspace, { limit }).tree();
   return { entries, truncated };
 }
 
@@ -579,23 +502,12 @@ export async function previousText(workspace, path) {
 /**
  * Every kept file of the workspace (the not-saved-files rule applied, as `listTree` flags it) with
  * its version token and, with `contents`, its text: the node page's before-state of a command
- * (UNDO-1), kept in the page's memory, never here. Cut (`truncated`) past `maxBytes` of text or
+ * (UNDO-1), from a fresh kept-files cache (kept.mjs). Cut (`truncated`) past `maxBytes` of text or
  * when the tree was cut.
  * @returns {Promise<{files: {path: string, version: string, contents?: string}[], truncated: boolean}>}
  */
 export async function snapshotKept(workspace, { contents = false, maxBytes = MAX_SNAPSHOT_BYTES } = {}) {
-  const tree = await listTree(workspace);
-  const files = [];
-  let bytes = 0;
-  for (const entry of tree.entries) {
-    if (entry.kind !== 'file' || entry.excluded) continue;
-    const text = await keptText(workspace, entry.path);
-    if (text === null) continue; // gone, or no longer text, since the listing
-    bytes += Buffer.byteLength(text, 'utf8');
-    if (bytes > maxBytes) return { files, truncated: true };
-    files.push(contents ? { path: entry.path, version: textVersion(text), contents: text } : { path: entry.path, version: textVersion(text) });
-  }
-  return { files, truncated: tree.truncated };
+  return createKeptFiles(workspace, { maxBytes }).snapshot({ contents });
 }
 
 /** The version token of each path's kept file now, null where there is none (as `snapshotKept` sees it). */

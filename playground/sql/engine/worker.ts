@@ -6,11 +6,12 @@
  * Bundled by playground/sql/build.mjs to dist/site/sql/engine/worker.js. Protocol: ./protocol.ts.
  * @module
  */
-import { PGlite, type Results } from '@electric-sql/pglite';
+import { PGlite, messages, parse, protocol, type Results } from '@electric-sql/pglite';
 import { toJsonRow } from '../values.js';
 import { Journal } from './journal.js';
 import { DATA_DIR, JournalledMemoryFS, readFiles, type ReadableFs } from './journal-fs.js';
 import { buffersOf, type DataFiles, type FromWorker, type InitMessage, type KeptUndo, type RestoreMessage, type RunMessage, type SqlError, type StatementResult, type ToWorker } from './protocol.js';
+import { RowCut } from './row-cut.js';
 import { findTransactionControl } from './transaction-control.js';
 
 /** At most this many bytes of undo windows are kept by default (UNDO-4: the log's budget across tools is 64 MB too). */
@@ -112,10 +113,9 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     // simple-protocol query (so an error's position is relative to our text), then COMMIT, or
     // ROLLBACK when any statement fails, so a failing last statement leaves no trace of the others.
     // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
-    let raw: Results[];
+    let ran: CutResults;
     try {
-      if (keep) ({ raw, changed } = await runKept(db, sql));
-      else raw = await db.transaction((tx) => tx.exec(sql, { rowMode: 'array' }));
+      ({ ran, changed } = await runInTransaction(db, sql, maxRows, keep));
     } catch (error) {
       if (keep) journal.mergeLast();
       throw error;
@@ -138,7 +138,7 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
       journal.mergeLast();
     }
     try {
-      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(raw, maxRows), ms, changed, undo, ...(notKept === undefined ? {} : { notKept }) });
+      scope.postMessage({ type: 'result', id, ok: true, results: perStatement(ran), ms, changed, undo, ...(notKept === undefined ? {} : { notKept }) });
     } catch (error) {
       // A value the structured clone cannot copy; the transaction is committed all the same (no step).
       if (undo) journal.release(undo.segment);
@@ -155,25 +155,52 @@ async function checkpointIfWalPiledUp(db: PGlite): Promise<void> {
   if ((since.rows[0]?.[0] ?? 0) > CHECKPOINT_AFTER_WAL_BYTES) await db.exec('CHECKPOINT');
 }
 
+/** A run's results with their rows already cut (SQL-9), and each completed statement's full row count. */
+interface CutResults {
+  raw: Results[];
+  totals: number[];
+}
+
 /**
  * The run's transaction as PGlite's `transaction()` sends it (BEGIN, the text as one simple query,
- * COMMIT or ROLLBACK), with one change: the COMMIT also asks whether the transaction got an id,
+ * COMMIT or ROLLBACK), with two changes: the text's rows are cut to `maxRows` on the wire
+ * ({@link execCut}), and, when `keep`, the COMMIT also asks whether the transaction got an id,
  * that is whether it wrote anything (UNDO-4), in the same round trip, so a read pays nothing more.
+ * Without `keep` (the bench's baseline) `changed` is false: nothing asked, nothing kept.
  */
-async function runKept(db: PGlite, sql: string): Promise<{ raw: Results[]; changed: boolean }> {
+async function runInTransaction(db: PGlite, sql: string, maxRows: number | undefined, keep: boolean): Promise<{ ran: CutResults; changed: boolean }> {
   await db.exec('BEGIN');
   let open = true;
   try {
-    const raw = await db.exec(sql, { rowMode: 'array' });
+    const ran = await execCut(db, sql, maxRows);
     open = false;
-    const [check, commit] = await db.exec('SELECT txid_current_if_assigned() IS NOT NULL; COMMIT', { rowMode: 'array' });
+    const [check, commit] = await db.exec(keep ? 'SELECT txid_current_if_assigned() IS NOT NULL; COMMIT' : 'COMMIT', { rowMode: 'array' });
+    const ended = keep ? commit : check;
     // A COMMIT that rolled back (its transaction had failed) answers the tag ROLLBACK.
-    if (commit?.command === 'ROLLBACK') throw new Error('The transaction was rolled back at COMMIT.');
-    return { raw, changed: (check?.rows[0] as unknown[] | undefined)?.[0] === true };
+    if (ended?.command === 'ROLLBACK') throw new Error('The transaction was rolled back at COMMIT.');
+    return { ran, changed: keep && (check?.rows[0] as unknown[] | undefined)?.[0] === true };
   } catch (error) {
     if (open) await db.exec('ROLLBACK').catch(() => {});
     throw error;
   }
+}
+
+/**
+ * `db.exec(sql, { rowMode: 'array' })` with SQL-9's cut made before PGlite parses a row: the
+ * same messages PGlite's exec sends (the text as one simple query, then a Sync), read through
+ * {@link RowCut}, and only the kept bytes parsed by PGlite's own parser and `parseResults`. The
+ * first error Postgres reports is thrown, as exec throws it (its fields: code, position, …).
+ */
+async function execCut(db: PGlite, sql: string, maxRows: number | undefined): Promise<CutResults> {
+  const cut = new RowCut(maxRows);
+  const onRawData = (bytes: Uint8Array) => cut.push(bytes);
+  await db.execProtocolRawStream(protocol.serialize.query(sql), { syncToFs: false, onRawData });
+  await db.execProtocolRawStream(protocol.serialize.sync(), { syncToFs: false, onRawData });
+  const backend: messages.BackendMessage[] = [];
+  new protocol.Parser().parse(cut.kept(), (message) => backend.push(message));
+  const error = backend.find((message) => message instanceof messages.DatabaseError);
+  if (error) throw error;
+  return { raw: parse.parseResults(backend, db.parsers, { rowMode: 'array' }), totals: cut.totals };
 }
 
 /**
@@ -200,20 +227,20 @@ async function restore({ id, segment }: RestoreMessage): Promise<void> {
 }
 
 /**
- * One result per statement: rows cut to `maxRows` and made JSON-safe here, so a statement with
- * millions of rows sends only the kept ones to the page and the page converts nothing (SQL-9).
- * PGlite's `affectedRows` is a running total over the statements of one exec; undone here.
+ * One result per statement, its rows already cut to `maxRows` on the wire (execCut) and made
+ * JSON-safe here, so a statement with millions of rows sends only the kept ones to the page and
+ * the page converts nothing (SQL-9). PGlite's `affectedRows` is a running total over the
+ * statements of one exec; undone here.
  */
-function perStatement(raw: Results[], maxRows: number | undefined): StatementResult[] {
+function perStatement({ raw, totals }: CutResults): StatementResult[] {
   let before = 0;
-  return raw.map((result) => {
+  return raw.map((result, i) => {
     const total = result.affectedRows ?? before;
-    const all = result.rows as unknown[][];
-    const kept = maxRows === undefined || all.length <= maxRows ? all : all.slice(0, maxRows);
+    const rows = result.rows as unknown[][];
     const statement: StatementResult = {
       fields: result.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })),
-      rows: kept.map(toJsonRow),
-      totalRows: all.length,
+      rows: rows.map(toJsonRow),
+      totalRows: totals[i] ?? rows.length,
       affectedRows: Math.max(0, total - before),
     };
     if (result.command) statement.command = result.command;
