@@ -35,9 +35,9 @@ export interface AuditLine {
   /**
    * Set when the call was approved with others by one 「すべて承認」 (BATCH-4): the batch's id and
    * size, and where verified this call's own description, whose digest is one of those the batch
-   * `receipt` binds (`verifyReceipt` checks both). Null otherwise.
+   * `receipt` binds (`verifyReceipt` checks both). Absent otherwise.
    */
-  readonly batch: BatchApproval | null;
+  readonly batch?: BatchApproval;
   /**
    * The public key the page had enrolled when the record was saved, for the credential the receipt
    * names (UV-5); null without a receipt. An auditor checks against a key they hold independently.
@@ -63,7 +63,8 @@ export function auditLine(entry: LogEntry, publicKey: PublicKeyRecord | null = n
     undone: entry.undo === 'undone',
     argsTruncated: entry.args.truncated,
     receipt,
-    batch: entry.batch ?? null,
+    // Only on rows approved together, so every other line keeps its shape.
+    ...(entry.batch ? { batch: entry.batch } : {}),
     publicKey: receipt && publicKey?.credentialId === receipt.credentialId ? publicKey : null,
   };
 }

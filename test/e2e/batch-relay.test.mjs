@@ -16,10 +16,10 @@ before(async () => {
   demo = await startDemo();
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
-  page = await openToolPage(browser.context, demo.origin, 'node');
+  page = await openToolPage(browser.context, demo.origin, 'node', `?id=batch-relay-${Date.now().toString(36)}`);
   await page.getByRole('treeitem', { name: 'index.js', exact: true }).waitFor({ timeout: 30_000 });
   await clickSwitch(page, 'node');
-  await waitFor(async () => (await relayedNames(relay.client)).includes('node_delete_file'), 30_000, 'the node operations through the relay');
+  await waitFor(async () => (await relayedNames(relay.client)).includes('node_delete_file'), 60_000, 'the node operations through the relay');
 });
 
 after(async () => {

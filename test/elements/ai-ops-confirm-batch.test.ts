@@ -81,7 +81,7 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     const clock = createFakeClock();
     const ctx = await setup({ clock });
     ctx.el.clock = clock;
-    await burst(ctx, ['a.go', 'b.go', 'c.go', 'd.go', 'e.go']);
+    const answers = await burst(ctx, ['a.go', 'b.go', 'c.go', 'd.go', 'e.go']);
     const count = part(ctx.el, 'batch-count')!;
     expect(textOf(count)).to.equal('ほかに 4 件が待っています');
     expect(count.getAttribute('role')).to.equal('status');
@@ -102,8 +102,13 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     expect(textOf(part(ctx.el, 'title'))).to.equal('ファイル「a.go」を削除する');
     await expect(ctx.el).to.be.accessible();
     // One more arrives: the count changes in the live region.
-    void ctx.session.call('go_delete_file', { path: 'f.go' });
+    answers.push(ctx.session.call('go_delete_file', { path: 'f.go' }).then((json) => JSON.parse(json)));
     await until(() => textOf(count) === 'ほかに 5 件が待っています', 'the new count');
+    // Leave no call in flight: on this injected clock the switch-off's withdrawal would wait for it (APP-1).
+    clock.advance(50_000);
+    expect((await Promise.all(answers)).every((e) => e.error.code === 'declined')).to.equal(true);
+    ctx.session.turnOff();
+    clock.advance(0);
   });
 
   it('[BATCH-2] five destructive calls in one burst: one press of すべて承認, one verification, exactly those five run; a sixth after the press is not approved', async () => {
