@@ -2,11 +2,11 @@
 // client in one burst, one trusted click on 「すべて承認」 in the /node/ page (whose virtual
 // authenticator the harness adds: one verification), the five answer ok and the files are gone; a
 // declined call retried at once answers `declined` with `retryAfterMs`, with no second dialog.
-// The 60 s passing is proven with the injected clock in test/runtime/batch.test.ts.
+// The 60 s passing: the page's clock (Playwright's, installed before the page loaded) jumps them.
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage, confirmDialog } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, confirmDialog, logRows, showLog } from './harness.mjs';
 
 let demo, relay, browser, page;
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
@@ -16,7 +16,10 @@ before(async () => {
   demo = await startDemo();
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
-  page = await openToolPage(browser.context, demo.origin, 'node', `?id=batch-relay-${Date.now().toString(36)}`);
+  page = await browser.context.newPage();
+  // It flows as usual until a test jumps it (BATCH-3's 60 s).
+  await page.clock.install();
+  await page.goto(`${demo.origin}/node/?id=batch-relay-${Date.now().toString(36)}`);
   await page.getByRole('treeitem', { name: 'index.js', exact: true }).waitFor({ timeout: 30_000 });
   await clickSwitch(page, 'node');
   await waitFor(async () => (await relayedNames(relay.client)).includes('node_delete_file'), 60_000, 'the node operations through the relay');
@@ -45,9 +48,14 @@ test('[BATCH-1] [BATCH-2] [UV-6] five node_delete_file in one burst through the 
   }
   assert.equal((await callRelay(relay.client, 'node_read_file', { path: 'keep.txt' })).env?.ok, true);
   await waitFor(async () => (await dialogOpen()) === 0, 10_000, 'the dialog to close');
+  // BATCH-4: the five rows say they were approved together, each verified (the one verification's receipt).
+  await showLog(page, 'node');
+  const batched = logRows(page, 'node').filter({ has: page.locator('[part="batch"]', { hasText: 'まとめて承認(5 件)' }) });
+  await waitFor(async () => (await batched.count()) === 5, 10_000, 'five rows approved together');
+  assert.equal(await batched.filter({ has: page.locator('[part="verified"]') }).count(), 5);
 });
 
-test('[BATCH-3] a declined call retried at once through the relay answers declined with retryAfterMs and shows no second dialog', { timeout: 120_000 }, async () => {
+test('[BATCH-3] a declined call retried at once through the relay answers declined with retryAfterMs and shows no second dialog; after 60 s it asks again', { timeout: 120_000 }, async () => {
   const first = callRelay(relay.client, 'node_delete_file', { path: 'keep.txt' });
   const dialog = confirmDialog(page);
   await dialog.getByRole('button', { name: 'やめる', exact: true }).click({ timeout: 20_000 });
@@ -59,4 +67,11 @@ test('[BATCH-3] a declined call retried at once through the relay answers declin
   assert.ok(again.env.retryAfterMs > 0 && again.env.retryAfterMs <= 60_000, String(again.env.retryAfterMs));
   assert.equal(await dialogOpen(), 0);
   assert.equal((await callRelay(relay.client, 'node_read_file', { path: 'keep.txt' })).env?.ok, true);
+  // Past the 60 s of the user's no, the same call shows its dialog again.
+  await page.clock.fastForward(60_000);
+  const later = callRelay(relay.client, 'node_delete_file', { path: 'keep.txt' });
+  await dialog.getByRole('button', { name: 'やめる', exact: true }).click({ timeout: 20_000 });
+  const asked = await later;
+  assert.equal(asked.env?.error?.code, 'declined');
+  assert.equal(asked.env.retryAfterMs, undefined, 'a dialog was shown and declined, not an at-once refusal');
 });
