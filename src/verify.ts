@@ -13,7 +13,7 @@
  */
 import { checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
 
-export { canonicalJson, challengeOf, checkReceipt, descriptionDigest, fingerprint, inputDigest } from './consent-proof.js';
+export { canonicalJson, challengeOf, checkReceipt, fingerprint, inputDigest } from './consent-proof.js';
 export type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 
 /** The fields of one audit export line that a receipt is checked against (the line has more). */
