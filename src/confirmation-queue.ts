@@ -220,6 +220,8 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     const request = [current, ...queued].find((r) => r?.id === id);
     const entry = pending.get(id);
     if (request && entry && request.status !== 'running' && !request.by) {
+      // Those past their 60 s go, so the memory holds no more than the last minute's noes.
+      for (const [key, at] of refused) if (clock.now() >= at + REFUSAL_MEMORY_MS) refused.delete(key);
       refused.set(refusalKey(request.tool, request.name, entry.input), clock.now());
     }
     decline(id);
