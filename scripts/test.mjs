@@ -8,6 +8,13 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runStages } from './test-totals.mjs';
 
+/**
+ * The e2e suites whose agents read the browser's own WebMCP (Playwright MCP's `webmcp_*` tools,
+ * Chrome DevTools MCP's `list_webmcp_tools`): their browser (test/e2e/agent-browser.mjs) always has
+ * it on, whatever AI_OPS_BROWSER_MODE says, so a second run would repeat the first.
+ */
+export const AGENT_SUITES = ['attack-agents.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs'];
+
 /** The stages of `npm test`, in order. */
 export const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'] },
@@ -25,11 +32,11 @@ export const stages = [
   { name: 'node', cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1', 'test/scripts/', 'test/node/', 'test/e2e/', 'test/consumers/'], count: 'tap' },
   // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs fails
   // the launch when that browser has no document.modelContext of its own).
-  // playwright-mcp.test.mjs always drives a Chromium with WebMCP on, so it runs once, above.
+  // The agents' suites (AGENT_SUITES) always drive a Chromium with WebMCP on, so they run once, above.
   {
     name: 'e2e, WebMCP on',
     cmd: ['node', '--test', '--test-reporter=tap', '--test-concurrency=1',
-      ...readdirSync(new URL('../test/e2e', import.meta.url)).filter((f) => f.endsWith('.test.mjs') && f !== 'playwright-mcp.test.mjs').sort().map((f) => `test/e2e/${f}`)],
+      ...readdirSync(new URL('../test/e2e', import.meta.url)).filter((f) => f.endsWith('.test.mjs') && !AGENT_SUITES.includes(f)).sort().map((f) => `test/e2e/${f}`)],
     env: { AI_OPS_BROWSER_MODE: 'webmcp' },
     count: 'tap',
   },

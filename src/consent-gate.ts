@@ -58,8 +58,12 @@ export interface ConsentGate {
   applies(tool: string): boolean;
   /** Whether the dialog may offer 「承認を本人確認で守る」: it does not apply yet, and it could (UV-2). */
   offers(tool: string): boolean;
-  /** Turns `tool`'s switch on: at once where verification does not apply; else only once verified (UV-1). Throws the reason, in plain words (UV-4). */
-  permit(tool: string, permission: PermissionStore): Promise<void>;
+  /**
+   * Turns `tool`'s switch on: at once where verification does not apply; else only once verified
+   * (UV-1). Throws the reason, in plain words (UV-4). `signal` (the user turned it off meanwhile)
+   * aborts the verification, and nothing is stored.
+   */
+  permit(tool: string, permission: PermissionStore, signal?: AbortSignal): Promise<void>;
   /** Before a stored "on" registers anything: throws when verification applies and its receipt does not check (UV-3). */
   admit(tool: string, permission: PermissionStore): Promise<void>;
   /** A call's approval: null where verification does not apply (and was not asked for); else its receipt, or throws {@link VerificationRefused}. */
@@ -172,16 +176,17 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
     verifier,
     applies,
     offers: (tool) => !!verifier && !applies(tool) && verifier.possible() && modeOf(consent, tool) !== 'click',
-    async permit(tool, permission) {
+    async permit(tool, permission, signal) {
       if (!applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
       const enabledUntil = clock.now() + SWITCH_TTL_MS;
       let on: Receipt;
       try {
-        on = await verify({ kind: 'switch', origin: verifier!.origin, tool, enabledUntil });
+        on = await verify({ kind: 'switch', origin: verifier!.origin, tool, enabledUntil }, signal);
       } catch (error) {
         throw new Error(refusalText(error, automated));
       }
+      if (signal?.aborted) return;
       keep(tool, { on });
       storeOn(tool, permission, enabledUntil);
     },

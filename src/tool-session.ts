@@ -104,12 +104,15 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     return (await loaded.call(name, input, { signal, arrivedAt })).json;
   };
 
-  const start = async () => {
+  // `asked`: the user's switch-on, which the consent gate turns into the stored permission first,
+  // verified where that applies (UV-1); meanwhile the switch is starting, and a turn-off aborts it.
+  const start = async (asked?: boolean) => {
     const controller = new AbortController();
     registration = controller;
     update({ status: 'starting', error: null });
     try {
       const parts = await load();
+      if (asked) await parts.consent.permit(tool, permission, controller.signal);
       const loaded = operationsIn(parts);
       const modelContext = await parts.modelContext.ensure();
       if (controller.signal.aborted) return;
@@ -163,14 +166,10 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     getState: store.getState,
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
-    async turnOn() {
-      if (embedded) return;
-      if (store.getState().error) store.setState({ ...store.getState(), error: null });
-      // The gate (on demand) enables the permission itself, verified where that applies (UV-1).
-      if (!permission.getState().enabled) await load().then((p) => p.consent.permit(tool, permission)).catch((error: unknown) => update({ error: describeError(error) }));
-    },
+    turnOn: () => (embedded || registration || permission.getState().enabled ? Promise.resolve() : start(true)),
     turnOff() {
       permission.disable();
+      sync(); // a switch-on still being verified has no stored value to remove: stop it here
     },
     call,
     dispose() {

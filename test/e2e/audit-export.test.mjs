@@ -71,7 +71,10 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
   assert.equal(lines.length, shown.length, 'one line per row of the session, every tool\'s');
   lines.forEach((line, i) => {
     const row = shown[i];
-    assert.deepEqual(Object.keys(line), ['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone'], `line ${i}`);
+    assert.deepEqual(Object.keys(line), ['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone', 'argsTruncated', 'receipt', 'publicKey'], `line ${i}`);
+    // UV-5: reads ask no one, so they carry no receipt.
+    assert.equal(line.receipt, null, `line ${i}`);
+    assert.equal(line.argsTruncated, false, `line ${i}`);
     assert.equal(line.tool, row.tool, `line ${i}`);
     assert.equal(line.operation, row.name, `line ${i}`);
     assert.equal(line.args, row.args, `line ${i}: the arguments as the row shows them`);

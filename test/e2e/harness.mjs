@@ -284,9 +284,18 @@ export function envelope(result) {
   return JSON.parse(result.content[0].text);
 }
 
-/** Clicks the page's switch like a person (the input inside the element's shadow root). */
+/**
+ * Clicks the page's switch like a person (the input inside the element's shadow root), in the tab
+ * in front: a person clicks in the tab they look at, and WebAuthn refuses a document without focus
+ * (`NotAllowedError`), so the verification of a switch-on (UV-1) needs it.
+ */
 export async function clickSwitch(page, tool) {
-  await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).click();
+  await page.bringToFront();
+  const input = page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`);
+  await input.click();
+  // Until the switch is no longer starting (the device answered, the scripts loaded): bringing
+  // another tab to front meanwhile would take the focus its verification needs.
+  await input.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 20_000 });
 }
 
 // ---- Helpers for the relay end-to-end files (test/e2e/relay-*.test.mjs) ----

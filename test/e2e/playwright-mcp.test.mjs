@@ -1,20 +1,19 @@
-// AGENT-1, AGENT-2, NAT-1, NAT-4: Playwright MCP (@playwright/mcp, the MCP server agents use to
-// drive a browser) as the agent's browser, all real: an MCP SDK client starts it over stdio on
-// Debian's Chromium with its own WebMCP on, and drives the seven demo pages the way an agent does —
-// browser_navigate, browser_click on refs from the page snapshot, and the page's operations as the
-// `webmcp_<name>` tools Playwright MCP derives from the browser's own tool list. Playwright MCP
-// always runs its own Chromium with the flag, whatever AI_OPS_BROWSER_MODE says (the browser's own
-// WebMCP is what it reads). AGENT-2's 50 s decline runs on Playwright's clock in the page
-// (installed and moved through Playwright MCP's browser_run_code_unsafe), so it takes seconds.
-// Build first: `node esbuild.config.mjs`.
+// AGENT-1, AGENT-2, NAT-1, NAT-4, UV-1: Playwright MCP (@playwright/mcp, the MCP server agents use
+// to drive a browser) as the agent's browser, all real: the agent's browser as a user has it
+// (agent-browser.mjs: Debian's Chromium with its own WebMCP on, started by the test, the pages on
+// http://localhost, the user's device as a CDP virtual authenticator, present), Playwright MCP
+// attached to it with `--cdp-endpoint` and started by an MCP SDK client over stdio, driving the seven
+// demo pages the way an agent does — browser_navigate, browser_click on refs from the page snapshot,
+// and the page's operations as the `webmcp_<name>` tools Playwright MCP derives from the browser's
+// own tool list. Every switch-on is the agent's click with the user there to verify it (UV-1). The
+// browser always has its own WebMCP, whatever AI_OPS_BROWSER_MODE says (it is what Playwright MCP
+// reads). AGENT-2's 50 s decline runs on Playwright's clock in the page (installed and moved through
+// Playwright MCP's browser_run_code_unsafe), so it takes seconds.
+// Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startDemo, waitFor, root, OPERATIONS, BROWSER_MODES } from './harness.mjs';
+import { startDemo, waitFor, OPERATIONS } from './harness.mjs';
+import { launchAgentBrowser, localOrigin, addUserDevice, startPlaywrightMcp, playwrightResult as pageResult } from './agent-browser.mjs';
 
 /** The seven pages, the query each opens with, and one read each. */
 const PAGES = [
@@ -34,69 +33,33 @@ const SAMPLE_CONSEQUENTIAL = ['sample_clear_note'];
 const SAMPLE_READ_ONLY = ['sample_read_note'];
 const READ_ONLY = ['drawio_read', 'excalidraw_read', 'go_list_files', 'go_read_file', 'node_list_files', 'node_read_file', 'slides_read', 'sql_read_query'];
 
-let demo, dir, client, serverPid;
+let demo, origin, browser, device, agent;
 
 before(async () => {
   demo = await startDemo();
-  // Playwright MCP writes its snapshots to .playwright-mcp/ under its working directory.
-  dir = await mkdtemp(join(tmpdir(), 'ai-ops-playwright-mcp-'));
-  const config = {
-    browser: {
-      browserName: 'chromium',
-      isolated: true,
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        headless: true,
-        chromiumSandbox: false,
-        args: ['--no-sandbox', '--disable-gpu', ...BROWSER_MODES.webmcp],
-      },
-    },
-  };
-  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(root, 'node_modules/@playwright/mcp/cli.js'), '--config', join(dir, 'config.json')],
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: dir },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'ai-ops-e2e-agent', version: '1.0.0' });
-  await client.connect(transport);
-  serverPid = transport.pid;
+  origin = localOrigin(demo);
+  browser = await launchAgentBrowser();
+  const page = browser.context.pages()[0];
+  // The user's device, present: it verifies each switch-on the agent's click starts. An
+  // authenticator belongs to the tab, across its navigations.
+  device = await addUserDevice(browser.context, page, { present: true });
+  agent = await startPlaywrightMcp(browser);
 });
 
 after(async () => {
-  // Close Playwright MCP's browser first and wait for its server to be gone: a page left open with
-  // its switch on would keep looking for a relay and join the next suite's (VER-6's two tabs).
-  await client?.callTool({ name: 'browser_close', arguments: {} }).catch(() => {});
-  await client?.close().catch(() => {});
-  if (serverPid) await waitFor(() => !isAlive(serverPid), 15_000, 'Playwright MCP to exit').catch(() => {});
+  // A page left open with its switch on would keep looking for a relay and join the next suite's
+  // (VER-6's two tabs): the browser goes with the suite.
+  await agent?.close();
+  await browser?.close();
   await demo?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Calls one of Playwright MCP's tools; answers its text and isError. */
-async function act(name, args = {}, timeout = 120_000) {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
-  return { text: result.content.map((c) => c.text ?? '').join('\n'), isError: result.isError === true };
-}
+const act = (name, args = {}, timeout = 120_000) => agent.call(name, args, timeout);
 
 /** The page snapshot an action's answer links to (`.playwright-mcp/*.yml`), or a fresh one. */
 async function snapshot(answer) {
-  const file = /\]\((\.playwright-mcp\/[^)]+\.yml)\)/.exec(answer?.text ?? '')?.[1];
-  if (file) return readFile(join(dir, file), 'utf8');
-  const fresh = await act('browser_snapshot');
-  const linked = /\]\((\.playwright-mcp\/[^)]+\.yml)\)/.exec(fresh.text)?.[1];
-  return linked ? readFile(join(dir, linked), 'utf8') : fresh.text;
+  return answer ? agent.snapshotOf(answer) : agent.snapshot();
 }
 
 /** The ref of the first snapshot line matching `pattern`, e.g. `switch "AI からの操作"`. */
@@ -112,8 +75,7 @@ async function findRef(pattern, what, ms = 60_000) {
 
 /** The `webmcp_*` tools Playwright MCP lists now (it refreshes them after each action). */
 async function pageTools() {
-  const { tools } = await client.listTools();
-  return tools.filter((t) => t.name.startsWith('webmcp_'));
+  return agent.pageTools();
 }
 
 /** Waits until the listed page tools are exactly `names` (operation names, without the prefix). */
@@ -126,37 +88,21 @@ async function toolsBecome(names, what) {
   }, 60_000, what);
 }
 
-/**
- * Parses what Playwright MCP shows for a page tool's result: its text says what it called, then the
- * CallToolResult the page returned as JSON; answers that and the envelope inside.
- */
-function pageResult(answer) {
-  // The JSON block runs up to the next `### ` section (Page, Snapshot, Events), when there is one.
-  const start = answer.text.indexOf('{');
-  const next = answer.text.indexOf('\n### ', start);
-  const json = answer.text.slice(start, next < 0 ? undefined : next);
-  let result;
-  try {
-    result = JSON.parse(json);
-  } catch {
-    throw new Error(`not a page tool result: ${answer.text}`);
-  }
-  return { result, env: JSON.parse(result.content[0].text) };
-}
-
 const SWITCH = /switch "AI からの操作"/;
 
 /** Every operation of the six tools seen marked, across the pages (the eight and the eight). */
 const seen = { consequential: new Set(), readOnly: new Set() };
 
 for (const { tool, query, read } of PAGES) {
-  test(`[AGENT-1] [NAT-1] [NAT-4] ${tool}: listed after the switch is clicked, a read answers its envelope, a bad input is an error with invalid_input, gone after the switch is clicked off`, { timeout: 240_000 }, async () => {
-    await act('browser_navigate', { url: `${demo.origin}/${tool}/${query}` });
+  test(`[AGENT-1] [NAT-1] [NAT-4] [UV-1] ${tool}: listed after the switch is clicked (the user verifying), a read answers its envelope, a bad input is an error with invalid_input, gone after the switch is clicked off`, { timeout: 240_000 }, async () => {
+    await act('browser_navigate', { url: `${origin}/${tool}/${query}` });
     const on = await findRef(SWITCH, `the ${tool} switch`);
     // Nothing of the page is listed while its switch is off.
     assert.deepEqual((await pageTools()).map((t) => t.name), []);
     await act('browser_click', { element: 'the AI からの操作 switch', target: on });
     const tools = await toolsBecome(OPS[tool], `the ${tool} operations as webmcp_* tools`);
+    // UV-1: the click went through the user's verification (the first on this origin enrolled the device).
+    assert.equal((await device.credentials()).length, 1, 'one credential on the user\'s device for this origin');
     for (const t of tools) {
       const name = t.name.replace(/^webmcp_/, '');
       if (t.description.includes('[CONSEQUENTIAL')) seen.consequential.add(name);
@@ -195,7 +141,7 @@ test('[AGENT-1] [NAT-1] across the six tools: exactly the eight consequential op
 });
 
 test('[AGENT-2] [CONF-6] a destructive call waits for the page\'s dialog; やめる, clicked through browser_click, declines it and nothing changes', { timeout: 240_000 }, async () => {
-  await act('browser_navigate', { url: `${demo.origin}/slides/` });
+  await act('browser_navigate', { url: `${origin}/slides/` });
   await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
   await toolsBecome(OPS.slides, 'the slides operations');
   const before = pageResult(await act('webmcp_slides_read')).env;
@@ -230,7 +176,7 @@ test('[AGENT-2] [CONF-8] [SAFE-2] a destructive call nobody answers is declined 
   // and the test jumps it forward, so the 50 s pass in a moment instead of for real. (Pausing it
   // is no option: Playwright MCP waits on the page's timers after each action.)
   await onPage('async (page) => { await page.clock.install(); }');
-  await act('browser_navigate', { url: `${demo.origin}/slides/` });
+  await act('browser_navigate', { url: `${origin}/slides/` });
   await act('browser_click', { element: 'the AI からの操作 switch', target: await findRef(SWITCH, 'the slides switch') });
   await toolsBecome(OPS.slides, 'the slides operations');
   const before = pageResult(await act('webmcp_slides_read')).env;

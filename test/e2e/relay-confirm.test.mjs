@@ -176,3 +176,20 @@ test('[VER-5] each relayed confirmation left one row: 成功 for the approved, �
   assert.match(last.args, /# 9 枚目/);
   assert.match(last.result, /"slideCount": 9/);
 });
+
+test('[UV-6] [UV-1] through the relay, in this browser mode, the approval is the click plus the device: the dialog says so and the row keeps the receipt', async () => {
+  // The 「今後尋ねない」 above was verified too; turn the switch off and on (verified again) so a dialog shows.
+  await clickSwitch(page, 'slides');
+  await waitFor(async () => (await relayedNames(relay.client)).length === 0, 20_000, 'the slides operations gone');
+  await clickSwitch(page, 'slides');
+  await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations back');
+  const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('fd-ai-operations:slides:uv')));
+  assert.equal(stored.on.description.kind, 'switch');
+  const pending = callRelay(relay.client, 'slides_write', { markdown: deck(4) });
+  await heading().waitFor({ timeout: 15_000 });
+  assert.match(await dialog().locator('[part~="verification-notice"]').textContent(), /本人確認が必要です/);
+  await dialog().getByRole('button', { name: '置き換える' }).click();
+  assert.deepEqual((await pending).env, { ok: true, slideCount: 4 });
+  const rows = logRows(page, 'slides');
+  await waitFor(async () => (await rows.last().locator('[part~="verified"]').count()) === 1, 5000, 'the verified row');
+});

@@ -2,13 +2,14 @@
 // stack: the user's device is a CDP virtual authenticator (test/wtr-webauthn-plugin.mjs), present
 // (automatic presence simulation on) or absent (off: the OS prompt never completes).
 import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
+import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/user-verifier.js';
-import { cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
 
 await loadAiOpsElements();
 
@@ -125,6 +126,28 @@ describe('verified consent in the elements (UV)', () => {
     expect(textOf(part(el, 'verification-notice'))).to.contain('本人確認');
     await approveByKeyboard(el);
     expect(JSON.parse(await next).ok).to.equal(true);
+  });
+
+  it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
+    await device.add(true);
+    const { aiOps, storage } = await setup();
+    const verifier = (await aiOps.onDemand()).consent.verifier!;
+    const log = await fixture<AiOpsLog>(html`<ai-ops-log .aiOps=${aiOps}></ai-ops-log>`);
+    await log.updateComplete;
+    await sendMouse({ type: 'click', position: centerOf(part(log, 'panel-summary')!) });
+    await until(() => !!part(log, 'verification-key'), 'the key line');
+    await log.updateComplete;
+    expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verifier.fingerprint()}`);
+    // A script's click does nothing; the user's click asks the device, then removes the record.
+    part(log, 'unenrol-button')!.click();
+    expect(storage.getItem(ENROLMENT_KEY)).to.not.equal(null);
+    const before = (await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: device.id })) as { credentials: { signCount: number }[] };
+    await sendMouse({ type: 'click', position: centerOf(part(log, 'unenrol-button')!) });
+    await until(() => storage.getItem(ENROLMENT_KEY) === null, 'the enrolment removed');
+    const after = (await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: device.id })) as { credentials: { signCount: number }[] };
+    expect(after.credentials[0].signCount).to.be.greaterThan(before.credentials[0].signCount); // it signed for the removal
+    await until(() => !part(log, 'verification-key'), 'the key line gone');
+    expect(textOf(log.shadowRoot!.querySelector('.actions [role="status"]'))).to.equal('本人確認の登録を解除しました。');
   });
 
   it('[UV-4] under automation with no way to verify, the switch stays off and says why in an alert; nothing is stored', async () => {

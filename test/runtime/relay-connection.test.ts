@@ -2,6 +2,7 @@
 // injected clock and loaders that answer late or never. The real relay and embed.js are exercised in
 // test/e2e/relay-safe.test.mjs.
 import { expect } from '@open-wc/testing';
+import type { ToolSession } from '../../src/tool-session.js';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
@@ -61,13 +62,22 @@ function setup(loader: ScriptLoader) {
   return { clock, storage, aiOps, session: aiOps.provideOperations('race', ops) };
 }
 
+/**
+ * Clicks on without waiting for the whole start (its scripts are held by the test's loader): until
+ * the consent gate stored the permission, which is all the click decides.
+ */
+async function turnedOn(session: ToolSession) {
+  void session.turnOn();
+  for (let i = 0; i < 100 && !session.permission.getState().enabled; i++) await flush();
+}
+
 describe('the relay connection under races and faults', () => {
   afterEach(() => document.querySelectorAll('[data-webmcp-relay], script[data-ai-ops-relay]').forEach((e) => e.remove()));
 
   it('[SAFE-5] [SW-7] off while embed.js is still loading: when it runs late, its widget is removed at once', async () => {
     const loader = new GatedLoader();
     const { session, aiOps } = setup(loader);
-    await session.turnOn();
+    await turnedOn(session);
     await loader.run('mcp-b-global.js');
     for (let i = 0; i < 100 && !loader.waiting.length; i++) await flush();
     expect(loader.waiting.map((w) => new URL(w.src, location.href).pathname)).to.deep.equal(['/vendor/relay/embed.js']);
@@ -82,11 +92,11 @@ describe('the relay connection under races and faults', () => {
   it('[SAFE-5] off then on again while embed.js is still loading: exactly one widget, and the switch ends on', async () => {
     const loader = new GatedLoader();
     const { session } = setup(loader);
-    await session.turnOn();
+    await turnedOn(session);
     await loader.run('mcp-b-global.js');
     for (let i = 0; i < 100 && !loader.waiting.length; i++) await flush();
     session.turnOff();
-    await session.turnOn();
+    await turnedOn(session);
     await loader.run('embed.js');
     // The late script may have run before the second start asked for the widget: then it asks again.
     for (let i = 0; i < 100 && session.getState().status !== 'on'; i++) {
@@ -102,7 +112,7 @@ describe('the relay connection under races and faults', () => {
   it('[SAFE-6] [SW-4] a polyfill that never loads: after 15 s the switch is back off with the notice, and the stored "on" is gone', async () => {
     const never: ScriptLoader = { load: () => new Promise(() => {}) };
     const { session, clock, storage } = setup(never);
-    await session.turnOn();
+    await turnedOn(session);
     await flush();
     expect(session.getState().status).to.equal('starting');
     clock.advance(14_999);
@@ -119,7 +129,7 @@ describe('the relay connection under races and faults', () => {
   it('[SAFE-6] [SW-4] an embed.js that never loads: after 15 s the switch is back off, nothing stays registered', async () => {
     const loader = new GatedLoader();
     const { session, clock } = setup(loader);
-    await session.turnOn();
+    await turnedOn(session);
     await loader.run('mcp-b-global.js');
     for (let i = 0; i < 100 && !loader.modelContext.tools.size; i++) await flush();
     expect(session.getState().status).to.equal('starting');
@@ -143,7 +153,7 @@ describe('disposing the runtime', () => {
     const storage = new MemoryStorage();
     const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9 });
     const session = aiOps.provideOperations('race', ops);
-    await session.turnOn();
+    await turnedOn(session);
     await loader.run('mcp-b-global.js');
     await loader.run('embed.js');
     for (let i = 0; i < 100 && session.getState().status !== 'on'; i++) await flush();
