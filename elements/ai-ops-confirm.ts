@@ -4,6 +4,7 @@
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
 import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
@@ -44,6 +45,10 @@ export const POINTER_GUARD_MS = 750;
  * program could press the button itself (AGENT-3): a page cannot tell its clicks from a person's.
  * やめる, Esc and a click on the backdrop decline while the request waits; after approval the
  * dialog shows loading and stays until the operation ends.
+ * While other calls wait behind it (any tool of the page), the dialog lists them under its own
+ * buttons, each openable to its full content, with the time left of its 50 s (BATCH-1); 「すべて承認」
+ * and 「すべてやめる」 decide the dialog's call and exactly the listed ones (BATCH-2). 「すべて承認」 is
+ * `aria-disabled` until every listed item has been on screen or opened; both follow SAFE-7's guard.
  *
  * @event {AiOpsConfirmApproveEvent} ai-ops-confirm-approve - The user approved;
  *   `detail: {id, tool, name, skipFuture}`.
@@ -66,6 +71,12 @@ export const POINTER_GUARD_MS = 750;
  * @csspart cancel-button - やめる.
  * @csspart action-button - The action (danger) button.
  * @csspart spinner - The spinner in the action button while running.
+ * @csspart batch-count - 「ほかに N 件が待っています」, a live region: the count is announced when it changes (BATCH-1).
+ * @csspart batch-list - The labelled list of the calls waiting behind the dialog's (BATCH-1).
+ * @csspart batch-item - One of them: a disclosure with its full confirmation content.
+ * @csspart batch-actions - The row of 「すべて承認」 and 「すべてやめる」 (BATCH-2).
+ * @csspart approve-all-button - 「すべて承認」, offered once every listed call has been on screen.
+ * @csspart decline-all-button - 「すべてやめる」.
  *
  * @cssproperty --ai-ops-danger - The action button's background.
  * @cssproperty --ai-ops-on-danger - The action button's text.
@@ -194,6 +205,42 @@ export class AiOpsConfirm extends AiOpsPanel {
         transform: rotate(360deg);
       }
     }
+    .batch-count {
+      margin: 0;
+      font-weight: 600;
+    }
+    .batch-count:empty {
+      display: none;
+    }
+    .batch {
+      max-height: 14rem;
+      margin: 0;
+      padding: 0;
+      overflow: auto;
+      list-style: none;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+    }
+    .batch li {
+      padding: 0.4rem 0.6rem;
+      border-top: 1px solid var(--_border);
+    }
+    .batch li:first-child {
+      border-top: none;
+    }
+    .batch summary {
+      overflow-wrap: anywhere;
+    }
+    .batch .meta {
+      color: var(--_muted);
+    }
+    .batch li p {
+      margin: 0.4rem 0 0;
+    }
+    .hint {
+      margin: 0;
+      color: var(--_muted);
+    }
     @media (prefers-reduced-motion: reduce) {
       .spinner {
         animation: none;
@@ -244,6 +291,13 @@ export class AiOpsConfirm extends AiOpsPanel {
   private shown: ConfirmationRequest | null = null;
   /** A pointer press that started on the backdrop; a click counts only when it also ends there. */
   private pressedOnBackdrop = false;
+  /** The calls listed under the dialog's as last rendered: 「すべて承認」 decides exactly these (BATCH-2). */
+  private listed: readonly ConfirmationRequest[] = [];
+  /** Listed calls that have been on screen (scrolled into view, or opened) (BATCH-2). */
+  private readonly seen = new Set<number>();
+  private observer: IntersectionObserver | null = null;
+  /** The once-a-second render of the times left (BATCH-1). */
+  private tick: unknown = null;
 
   /** The request the dialog shows, or null while closed. */
   get request(): ConfirmationRequest | null {
@@ -266,8 +320,14 @@ export class AiOpsConfirm extends AiOpsPanel {
     return this.automated ?? globalThis.navigator?.webdriver === true;
   }
 
+  /** True once every listed call has been on screen: only then is 「すべて承認」 offered (BATCH-2). */
+  private get allSeen(): boolean {
+    return this.listed.every((r) => this.seen.has(r.id));
+  }
+
   protected override render() {
     const request = this.request;
+    this.listed = request ? this.queue.value!.queued : [];
     return html`
       <dialog
         part="dialog"
@@ -321,8 +381,83 @@ export class AiOpsConfirm extends AiOpsPanel {
               ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`
               : content.actionLabel}</button>
         </div>
+        ${this.renderBatch(request)}
       </div>
     `;
+  }
+
+  /**
+   * BATCH-1, BATCH-2: the count (a live region, in the tree while empty too, so a change is
+   * announced), the labelled list of the calls behind the dialog's, and the two batch buttons after
+   * the dialog's own in the tab order.
+   */
+  private renderBatch(request: ConfirmationRequest) {
+    const { text, listed } = this;
+    const count = listed.length;
+    const now = this.clock.now();
+    const waiting = request.status === 'waiting';
+    const offered = this.allSeen;
+    return html`
+      <p class="batch-count" id="batch-count" part="batch-count" role="status">${count ? fillString(text.confirmBatchCount, { count: String(count) }).join('') : ''}</p>
+      ${count ? html`
+        <ul class="batch" part="batch-list" aria-labelledby="batch-count">${repeat(listed, (r) => r.id, (r) => html`
+          <li part="batch-item" data-id=${r.id}><details @toggle=${(e: Event) => this.onItemToggle(r.id, e)}>
+            <summary><code>${r.name}</code> ${r.by === 'user' && r.undo ? undoContent(r, text).summary : r.content.summary}
+              <span class="meta">(${fillString(text.confirmBatchMeta, { tool: r.tool, seconds: String(Math.max(0, Math.ceil((r.expiresAt - now) / 1000))) }).join('')})</span></summary>
+            <p><strong>${r.by === 'user' && r.undo ? undoContent(r, text).title : r.content.title}</strong></p>
+            <p>${r.by === 'user' ? text.confirmUndoFinal : r.content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
+            ${r.content.detail === undefined ? nothing : html`<pre tabindex="0">${r.content.detail}</pre>`}
+          </details></li>`)}
+        </ul>
+        ${offered ? nothing : html`<p class="hint" id="batch-hint" part="batch-hint">${text.confirmApproveAllHint}</p>`}
+        <div class="actions" part="batch-actions">
+          <button type="button" class="approve-all" part="button approve-all-button" ?disabled=${!waiting}
+            aria-disabled=${waiting && (this.guard.active || !offered) ? 'true' : nothing}
+            aria-describedby=${offered ? nothing : 'batch-hint'} @click=${this.onApproveAll}>${text.confirmApproveAll}</button>
+          <button type="button" class="decline-all" part="button decline-all-button" ?disabled=${!waiting}
+            aria-disabled=${waiting && this.guard.active ? 'true' : nothing} @click=${this.onDeclineAll}>${text.confirmDeclineAll}</button>
+        </div>` : nothing}
+    `;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+    this.observer = null;
+    this.stopTick();
+  }
+
+  private stopTick(): void {
+    if (this.tick !== null) this.clock.clearTimeout(this.tick as never);
+    this.tick = null;
+  }
+
+  /** BATCH-2: a listed item counts as seen once it intersected the viewport (inside the list's scroll box). */
+  private watchItems(): void {
+    const items = [...this.renderRoot.querySelectorAll<HTMLElement>('.batch li')];
+    const ids = new Set(this.listed.map((r) => r.id));
+    for (const id of this.seen) if (!ids.has(id)) this.seen.delete(id);
+    if (typeof IntersectionObserver !== 'function') return;
+    this.observer ??= new IntersectionObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        const id = Number((entry.target as HTMLElement).dataset.id);
+        if (entry.isIntersecting && !this.seen.has(id)) {
+          this.seen.add(id);
+          this.observer?.unobserve(entry.target);
+          changed = true;
+        }
+      }
+      if (changed) this.requestUpdate();
+    }, { threshold: 0.5 });
+    for (const item of items) if (!this.seen.has(Number(item.dataset.id))) this.observer.observe(item);
+  }
+
+  private onItemToggle(id: number, event: Event): void {
+    if ((event.target as HTMLDetailsElement).open && !this.seen.has(id)) {
+      this.seen.add(id);
+      this.requestUpdate();
+    }
   }
 
   override connectedCallback(): void {
@@ -337,6 +472,14 @@ export class AiOpsConfirm extends AiOpsPanel {
     const { dialog } = this;
     const previous = this.shown;
     this.shown = request;
+    this.watchItems();
+    // BATCH-1: the times left count down while calls are listed.
+    if (request && this.listed.length) {
+      this.tick ??= this.clock.setTimeout(() => {
+        this.tick = null;
+        this.requestUpdate();
+      }, 1000);
+    } else this.stopTick();
     if (!request) {
       if (dialog.open) dialog.close();
       return;
@@ -348,8 +491,10 @@ export class AiOpsConfirm extends AiOpsPanel {
       dialog.showModal();
     }
     if (previous?.id !== request.id) {
-      // A new request (CONF-7): the checkbox was rendered fresh (unchecked) and focus starts on やめる.
-      this.cancelButton?.focus();
+      // A new request (CONF-7): the checkbox was rendered fresh (unchecked) and focus starts on やめる;
+      // the next call of an approved batch is already running, so its title takes focus (BATCH-2).
+      if (request.status === 'running') this.heading?.focus();
+      else this.cancelButton?.focus();
     } else if (request.status === 'running' && previous.status !== 'running') {
       // The focused button was just disabled: keep focus inside the dialog, on its title.
       this.heading?.focus();
@@ -382,6 +527,29 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.dispatchEvent(approved);
   }
 
+  /** The ids 「すべて承認」 / 「すべてやめる」 decide: the dialog's call and the list as rendered (BATCH-2). */
+  private batchIds(request: ConfirmationRequest): number[] {
+    return [request.id, ...this.listed.map((r) => r.id)];
+  }
+
+  private onApproveAll(event: MouseEvent): void {
+    const request = this.request;
+    // As the action button: a trusted event, past SAFE-7's guard, and only once every listed call was on screen.
+    if (!request || request.status !== 'waiting' || !event.isTrusted || !this.listed.length) return;
+    if (!this.guard.allows(event) || !this.allSeen) return;
+    const ids = this.batchIds(request);
+    const protect = this.renderRoot.querySelector<HTMLInputElement>('.protect')?.checked ?? false;
+    // The queue's batch decisions live in the on-demand part, loaded since a request exists (PKG-4).
+    void this.runtime.onDemand().then((parts) => parts.queue.approveAll(ids, { protect }));
+  }
+
+  private onDeclineAll(event: MouseEvent): void {
+    const request = this.request;
+    if (!request || request.status !== 'waiting' || !this.listed.length || !this.guard.allows(event)) return;
+    const ids = this.batchIds(request);
+    void this.runtime.onDemand().then((parts) => parts.queue.declineAll(ids));
+  }
+
   /** Esc: the dialog closes only when the queue says so (CONF-4, CONF-6). */
   private onCancelEvent(event: Event): void {
     event.preventDefault();
@@ -407,7 +575,8 @@ export class AiOpsConfirm extends AiOpsPanel {
 
   private onPointerDown(event: PointerEvent): void {
     this.pressedOnBackdrop = this.isOnBackdrop(event);
-    this.guard.pressed(event.composedPath().some((node) => node instanceof Element && node.classList.contains('action')));
+    // SAFE-7 guards the action and both batch buttons (BATCH-4).
+    this.guard.pressed(event.composedPath().some((node) => node instanceof Element && /^(action|approve-all|decline-all)$/.test(node.className)));
   }
 
   private onDialogClick(event: MouseEvent): void {

@@ -424,6 +424,7 @@ export class AiOpsLog extends AiOpsPanel {
       <span class="name" part="name">${entry.name}</span>
       ${entry.by === 'user' ? html`<span class="by" part="by">${this.text.logByUser}</span>` : nothing}
       ${entry.receipt ? html`<span class="by" part="verified">${this.text.logVerified}</span>` : nothing}
+      ${entry.batch ? html`<span class="by" part="batch">${fillString(this.text.logBatch, { count: String(entry.batch.size) }).join('')}</span>` : nothing}
       <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
       <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, this.text)}</span>
       <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>

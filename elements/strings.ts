@@ -70,6 +70,16 @@ export interface AiOpsStrings {
   confirmVerifying: string;
   /** The offer in a person's browser without enrolment (UV-2): approve with verification, and enrol. */
   confirmProtect: string;
+  /** How many more calls wait behind the dialog's (BATCH-1); `{count}` is the number. Also the list's label, announced on change. */
+  confirmBatchCount: string;
+  /** An item of that list: its tool and the seconds left of its 50 s (BATCH-1); `{tool}`, `{seconds}`. */
+  confirmBatchMeta: string;
+  /** Approves the dialog's call and every listed one with one decision (BATCH-2). */
+  confirmApproveAll: string;
+  /** Declines the dialog's call and every listed one (BATCH-2). */
+  confirmDeclineAll: string;
+  /** Said while 「すべて承認」 is not offered yet: not every listed call has been on screen (BATCH-2). */
+  confirmApproveAllHint: string;
   /** The log's line with the enrolled key's fingerprint (UV-5); `{fingerprint}` is it. */
   logVerificationKey: string;
   /** The button that removes the enrolment, itself verified (UV-2). */
@@ -80,6 +90,8 @@ export interface AiOpsStrings {
   logUnenrolFailed: string;
   /** Marks a row whose approval was verified (UV-5). */
   logVerified: string;
+  /** Marks the rows approved together by one 「すべて承認」 (BATCH-4); `{count}` is how many. */
+  logBatch: string;
   /** The log panel's title (LOG-1). */
   logTitle: string;
   /** Accessible name of the rows (`role="log"`). */
@@ -155,6 +167,11 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmVerificationRequired: '承認するには、指紋や PIN などの本人確認が必要です。ブラウザーを操作するプログラムには、本人確認はできません。',
   confirmVerifying: '本人確認を待っています',
   confirmProtect: '承認を本人確認で守る',
+  confirmBatchCount: 'ほかに {count} 件が待っています',
+  confirmBatchMeta: '{tool}・残り {seconds} 秒',
+  confirmApproveAll: 'すべて承認',
+  confirmDeclineAll: 'すべてやめる',
+  confirmApproveAllHint: '「すべて承認」は、待っている操作をすべて表示すると押せます。',
   logTitle: 'AI からの操作',
   logLabel: '操作の記録',
   logEmpty: 'まだ記録はありません。',
@@ -180,6 +197,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logUnenrolled: '本人確認の登録を解除しました。',
   logUnenrolFailed: '登録を解除できませんでした。{reason}',
   logVerified: '本人確認済み',
+  logBatch: 'まとめて承認({count} 件)',
   statusSuccess: '成功',
   statusDeclined: '中止',
   statusFailure: '失敗',

@@ -8,6 +8,7 @@
 import type { CallVia, LogEntry } from './operation-log.js';
 import type { ErrorCode } from './result.js';
 import type { PublicKeyRecord, Receipt } from './consent-proof.js';
+import type { BatchApproval } from './confirmation-queue.js';
 
 /** One line of the record. */
 export interface AuditLine {
@@ -31,6 +32,12 @@ export interface AuditLine {
   readonly argsTruncated: boolean;
   /** The verified approval's receipt (UV-5): check it with `verifyReceipt` from `ai-ops/verify`. Null when not verified. */
   readonly receipt: Receipt | null;
+  /**
+   * Set when the call was approved with others by one 「すべて承認」 (BATCH-4): the batch's id and
+   * size, and where verified this call's own description, whose digest is one of those the batch
+   * `receipt` binds (`verifyReceipt` checks both). Absent otherwise.
+   */
+  readonly batch?: BatchApproval;
   /**
    * The public key the page had enrolled when the record was saved, for the credential the receipt
    * names (UV-5); null without a receipt. An auditor checks against a key they hold independently.
@@ -56,6 +63,8 @@ export function auditLine(entry: LogEntry, publicKey: PublicKeyRecord | null = n
     undone: entry.undo === 'undone',
     argsTruncated: entry.args.truncated,
     receipt,
+    // Only on rows approved together, so every other line keeps its shape.
+    ...(entry.batch ? { batch: entry.batch } : {}),
     publicKey: receipt && publicKey?.credentialId === receipt.credentialId ? publicKey : null,
   };
 }

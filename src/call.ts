@@ -24,9 +24,10 @@ export interface CallHooks {
   /**
    * Asks the user; resolves with a `done` callback to call when execution ends (so the dialog can
    * show loading until then, CONF-4), or with null when declined (CONF-6, CONF-8, SW-3) or when
-   * `signal` aborted while it waited (NAT-2).
+   * `signal` aborted while it waited (NAT-2), or with `{retryAfterMs}` when the user said no to this
+   * same call moments ago and it was not asked again (BATCH-3).
    */
-  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal: AbortSignal }): Promise<null | (() => void)>;
+  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal: AbortSignal }): Promise<null | (() => void) | { retryAfterMs: number }>;
 }
 
 /** Options of {@link runCall}. */
@@ -67,6 +68,12 @@ export async function runCall(operation: CompiledOperation, input: unknown, hook
 
 const EXPIRED = 'AI からの操作がオフになったか、許可が切れています (the switch is off, or the permission has expired)';
 const CANCELLED = 'the caller cancelled the call before it ran (its signal was aborted)';
+/** BATCH-3: what happened, and what the agent should do, so that it does not simply ask again. */
+export const DECLINED =
+  'the user declined this call, or did not answer within 50 s; do not call it again unless the user asks for it';
+/** BATCH-3: the same call again within 60 s of the user's no. `{s}` is the seconds left. */
+const REFUSED_AGAIN = (s: number) =>
+  `not asked again: the user declined this same call (same operation, same input) less than 60 s ago; do not call it again unless the user asks for it (retryAfterMs: ${s} ms)`;
 
 /** `declined` when the call may not go on: the switch went off or expired, or the caller cancelled. */
 function stopped(hooks: CallHooks, call: CallContext): OperationFailure | null {
@@ -99,8 +106,10 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     let done: (() => void) | null = null;
     if (definition.confirmation && !hooks.skipsConfirmation()) {
       const content = definition.confirmation(input, ctx);
-      done = await hooks.confirm({ name: definition.name, content, input, signal: call.signal });
-      if (!done) return fail(ErrorCode.declined, call.signal.aborted ? CANCELLED : 'the user declined, or did not answer in time');
+      const answer = await hooks.confirm({ name: definition.name, content, input, signal: call.signal });
+      if (answer && typeof answer === 'object') return fail(ErrorCode.declined, REFUSED_AGAIN(answer.retryAfterMs), { retryAfterMs: answer.retryAfterMs });
+      done = answer;
+      if (!done) return fail(ErrorCode.declined, call.signal.aborted ? CANCELLED : DECLINED);
     }
     try {
       if (done) {

@@ -8,10 +8,16 @@ import { at, systemClock, type Clock } from './clock.js';
 import type { ConfirmationContent } from './definition.js';
 import { createStore, type ReadableStore, type WritableStore } from './store.js';
 import type { ConsentGate } from './consent-gate.js';
-import type { Receipt } from './consent-proof.js';
+import { canonicalJson, type ConsentDescription, type Receipt } from './consent-proof.js';
 
 /** How long a call waits for the user before it answers `declined` (CONF-8). */
 export const CONFIRMATION_DEADLINE_MS = 50_000;
+
+/**
+ * How long the user's "no" holds for the same operation with the same input (BATCH-3): asked again
+ * within it, the call is declined at once, with no dialog.
+ */
+export const REFUSAL_MEMORY_MS = 60_000;
 
 /** One call waiting for (or running after) the user's answer. */
 export interface ConfirmationRequest {
@@ -22,6 +28,8 @@ export interface ConfirmationRequest {
   readonly content: ConfirmationContent;
   /** Epoch ms of arrival; the deadline is 50 s later. */
   readonly arrivedAt: number;
+  /** Epoch ms when it answers `declined` unless approved first (CONF-8): the dialog's list counts down to it (BATCH-1). */
+  readonly expiresAt: number;
   /**
    * `waiting` until approved; `verifying` while the platform's user verification of the approval
    * is up (UV-7: やめる still declines); `running` while the approved operation executes (CONF-4).
@@ -59,7 +67,18 @@ export interface ConfirmationState {
  * The answer a call receives: approved (with the callback that ends `running`, and the approval's
  * receipt where it was verified, UV-5), or null.
  */
-export type ConfirmationAnswer = { skipFuture: boolean; done: () => void; receipt?: Receipt } | null;
+export type ConfirmationAnswer = { skipFuture: boolean; done: () => void; receipt?: Receipt; batch?: BatchApproval } | null;
+
+/**
+ * A call approved with others by one press of 「すべて承認」 (BATCH-2, BATCH-4): the batch's id, how
+ * many it approved, and, where it was verified, this call's own description, whose digest is one of
+ * those the batch receipt's challenge binds (so `verifyReceipt` can check the row alone).
+ */
+export interface BatchApproval {
+  readonly id: string;
+  readonly size: number;
+  readonly call?: ConsentDescription;
+}
 
 /** What a caller hands to {@link ConfirmationQueue.request}. */
 export interface ConfirmationRequestInit {
@@ -94,10 +113,34 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
    * request is `verifying` first and runs only with a receipt; a refused verification declines it (UV-1, UV-4).
    */
   approve(id: number, options?: { skipFuture?: boolean; protect?: boolean }): void;
-  /** The user pressed やめる, Esc, or the backdrop (CONF-6). */
+  /** The user pressed やめる, Esc, or the backdrop (CONF-6); it counts as the user's "no" (BATCH-3). */
   decline(id: number): void;
   /** Declines every waiting request of `tool` (SW-3: the switch turned off). */
   declineTool(tool: string): void;
+}
+
+/**
+ * The queue itself, as the on-demand part holds it (`OnDemandParts.queue`): what the runtime's
+ * `confirmations` offers, and the decisions on many calls at once (BATCH-2, BATCH-3). Kept apart so
+ * the runtime, which loads with every page, forwards none of them (PKG-4): the dialog reaches them
+ * through `aiOps.onDemand()`, which has loaded by the time a request exists.
+ */
+export interface PageConfirmationQueue extends ConfirmationQueue {
+  /**
+   * The user pressed 「すべて承認」 over the dialog's call and the list under it (BATCH-2): exactly
+   * `ids` (what the dialog showed at the press), less those no longer waiting or past their 50 s.
+   * Where any of them needs verification (or `protect`), one verification binds the whole set; a
+   * refused one declines them all. The approved calls then run one after another in arrival order,
+   * each answered with the batch. Calls not in `ids` keep waiting for their own decision.
+   */
+  approveAll(ids: readonly number[], options?: { protect?: boolean }): void;
+  /** The user pressed 「すべてやめる」 (BATCH-2): declines exactly `ids`, each a "no" of the user's (BATCH-3). */
+  declineAll(ids: readonly number[]): void;
+  /**
+   * Ms left of the user's "no" for `tool`'s `name` with this same input (canonical JSON), or 0 when
+   * there was none in the last {@link REFUSAL_MEMORY_MS} (BATCH-3).
+   */
+  refusal(tool: string, name: string, input: unknown): number;
 }
 
 /** Options of {@link createConfirmationQueue}. */
@@ -117,14 +160,21 @@ export interface ConfirmationQueueOptions {
  * const answer = await queue.request({ tool: 'go', name: 'go_delete_file', content });
  * if (answer) { try { await run(); } finally { answer.done(); } }
  */
-export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): ConfirmationQueue {
+export function createConfirmationQueue(options: ConfirmationQueueOptions = {}): PageConfirmationQueue {
   const { clock = systemClock, deadlineMs = CONFIRMATION_DEADLINE_MS, gate } = options;
+  // BATCH-3: when the user last said no to an operation with an input (key: tool, name, canonical input).
+  const refused = new Map<string, number>();
+  const refusalKey = (tool: string, name: string, input: unknown) => `${tool}\n${name}\n${canonicalJson(input)}`;
+  // BATCH-2: when each request first showed in the dialog (as its call or in the list under it).
+  const listedAt = new Map<number, number>();
+  let batches = 0;
   const store = options.store ?? createStore<ConfirmationState>({ current: null, queued: [] });
   const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void; input: unknown; verifying?: AbortController }>();
   // When each request's dialog opened (it became current): a verified approval binds it (UV-3).
   const openedAt = new Map<number, number>();
   const show = (state: ConfirmationState) => {
     if (state.current && !openedAt.has(state.current.id)) openedAt.set(state.current.id, clock.now());
+    if (state.current) for (const r of [state.current, ...state.queued]) if (!listedAt.has(r.id)) listedAt.set(r.id, clock.now());
     store.setState(state);
   };
   let nextId = 1;
@@ -135,7 +185,8 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     if (current?.id === id) {
       // A queued request whose deadline has passed is declined, never shown (CONF-8).
       const rest = [...queued];
-      while (rest.length && clock.now() >= rest[0].arrivedAt + deadlineMs) settle(rest.shift()!.id, null);
+      // A request of an approved batch is no longer waiting: it runs when its turn comes (BATCH-2).
+      while (rest.length && rest[0].status === 'waiting' && clock.now() >= rest[0].arrivedAt + deadlineMs) settle(rest.shift()!.id, null);
       const [next = null, ...others] = rest;
       show({ current: next, queued: others });
     } else if (queued.some((r) => r.id === id)) {
@@ -148,17 +199,39 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     if (!entry) return;
     pending.delete(id);
     openedAt.delete(id);
+    listedAt.delete(id);
     entry.cleanup();
     entry.verifying?.abort(); // declined (やめる, the 50 s, the switch) while the OS prompt is up
     entry.resolve(answer);
   };
 
   const decline = (id: number) => {
-    const { current } = store.getState();
-    // CONF-4: once approved, the dialog no longer closes by やめる/Esc/backdrop.
+    const { current, queued } = store.getState();
+    // CONF-4: once approved, the dialog no longer closes by やめる/Esc/backdrop (nor a batch's calls waiting their turn).
     if (current?.id === id && current.status === 'running') return;
+    if (queued.some((r) => r.id === id && r.status === 'running')) return;
     settle(id, null);
     remove(id);
+  };
+
+  /** The user's own "no" (やめる, Esc, backdrop, 「すべてやめる」): remembered for the same call (BATCH-3). */
+  const userDecline = (id: number) => {
+    const { current, queued } = store.getState();
+    const request = [current, ...queued].find((r) => r?.id === id);
+    const entry = pending.get(id);
+    if (request && entry && request.status !== 'running' && !request.by) {
+      // Those past their 60 s go, so the memory holds no more than the last minute's noes.
+      for (const [key, at] of refused) if (clock.now() >= at + REFUSAL_MEMORY_MS) refused.delete(key);
+      refused.set(refusalKey(request.tool, request.name, entry.input), clock.now());
+    }
+    decline(id);
+  };
+
+  /** Sets the status of the requests in `ids`, keeping the state's order. */
+  const mark = (ids: ReadonlySet<number>, status: ConfirmationRequest['status']) => {
+    const { current, queued } = store.getState();
+    const set = (r: ConfirmationRequest): ConfirmationRequest => (ids.has(r.id) ? { ...r, status } : r);
+    store.setState({ current: current && set(current), queued: queued.map(set) });
   };
 
   return {
@@ -172,7 +245,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
       // The user's own undo is the user's act, not an agent's: it is never verified (UV-1).
       const verification = by || !gate ? undefined : gate.applies(tool) ? 'required' : gate.offers(tool) ? 'offered' : undefined;
       const request: ConfirmationRequest = {
-        id, tool, name, content, arrivedAt, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}), ...(verification ? { verification } : {}),
+        id, tool, name, content, arrivedAt, expiresAt: arrivedAt + deadlineMs, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}), ...(verification ? { verification } : {}),
       };
       return new Promise<ConfirmationAnswer>((resolve) => {
         // CONF-8: measured from arrival, whether shown or still queued.
@@ -212,7 +285,76 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
           if (pending.get(id)?.verifying === verifying) decline(id);
         });
     },
-    decline,
+    approveAll(ids, { protect = false } = {}) {
+      const { current, queued } = store.getState();
+      // Exactly what was listed at the press, in arrival order (the state's order), still waiting and in its 50 s.
+      const wanted = new Set(ids);
+      const set = [current, ...queued].filter((r): r is ConfirmationRequest =>
+        !!r && wanted.has(r.id) && r.status === 'waiting' && pending.has(r.id) && clock.now() < r.arrivedAt + deadlineMs);
+      if (!set.length || set[0].id !== current?.id) return; // the dialog's own call leads the batch
+      const batchId = `${clock.now().toString(36)}-${(++batches).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+      const members = new Set(set.map((r) => r.id));
+      const run = (receipt?: Receipt, calls?: readonly ConsentDescription[]) => {
+        // Those still there (one may have been declined while the OS prompt was up: its 50 s, its caller).
+        const approved = set.filter((r) => pending.has(r.id));
+        if (!approved.length) return;
+        const { current: now, queued: rest } = store.getState();
+        // The batch goes first, in arrival order, each running in turn; the rest wait behind it.
+        const ids = new Set(approved.map((r) => r.id));
+        const ordered = [now, ...rest].filter((r): r is ConfirmationRequest => !!r);
+        const [head, ...tail] = [...ordered.filter((r) => ids.has(r.id)), ...ordered.filter((r) => !ids.has(r.id))]
+          .map((r) => (ids.has(r.id) ? { ...r, status: 'running' as const } : r));
+        show({ current: head, queued: tail });
+        // Approved: their 50 s no longer run (CONF-8) and their callers' answers are held until their turn.
+        const answers = approved.map((r) => {
+          const entry = pending.get(r.id)!;
+          pending.delete(r.id);
+          openedAt.delete(r.id);
+          listedAt.delete(r.id);
+          entry.cleanup();
+          const call = calls?.[set.indexOf(r)];
+          return { id: r.id, resolve: entry.resolve, batch: { id: batchId, size: approved.length, ...(call ? { call } : {}) } };
+        });
+        const next = (i: number) => {
+          if (i >= answers.length) return;
+          const { id, resolve, batch } = answers[i];
+          let ended = false;
+          resolve({ skipFuture: false, ...(receipt ? { receipt } : {}), batch, done: () => {
+            if (ended) return;
+            ended = true;
+            remove(id);
+            next(i + 1);
+          } });
+        };
+        next(0);
+      };
+      const verified = set.some((r) => !r.by && (r.verification === 'required' || (protect && r.verification === 'offered')));
+      if (!verified || !gate) return run();
+      // One verification for the set (BATCH-2); the 50 s keep running meanwhile (UV-7).
+      const verifying = new AbortController();
+      pending.get(set[0].id)!.verifying = verifying;
+      mark(members, 'verifying');
+      const requests = set.map((r) => ({
+        tool: r.tool, name: r.name, input: pending.get(r.id)!.input, id: r.id, openedAt: listedAt.get(r.id) ?? r.arrivedAt, skipFuture: false,
+      }));
+      gate.approveBatch(batchId, requests, verifying.signal).then(({ receipt, calls }) => run(receipt, calls), () => {
+        // UV-4: no verification, no approval, for any of them.
+        for (const r of set) if (pending.has(r.id)) decline(r.id);
+      });
+    },
+    decline: userDecline,
+    declineAll(ids) {
+      for (const id of ids) userDecline(id);
+    },
+    refusal(tool, name, input) {
+      const key = refusalKey(tool, name, input);
+      const at = refused.get(key);
+      if (at === undefined) return 0;
+      const left = at + REFUSAL_MEMORY_MS - clock.now();
+      if (left > 0) return left;
+      refused.delete(key);
+      return 0;
+    },
     declineTool(tool) {
       const { current, queued } = store.getState();
       for (const request of [current, ...queued]) {

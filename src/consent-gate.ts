@@ -7,7 +7,7 @@
  * @module
  */
 import type { Clock } from './clock.js';
-import { inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
 import type { PermissionStore } from './permission-store.js';
 import { VerificationRefused, type ConsentMode, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
@@ -68,6 +68,13 @@ export interface ConsentGate {
   admit(tool: string, permission: PermissionStore): Promise<void>;
   /** A call's approval: null where verification does not apply (and was not asked for); else its receipt, or throws {@link VerificationRefused}. */
   approve(request: ApprovalRequest, signal?: AbortSignal): Promise<Receipt | null>;
+  /**
+   * Several calls approved with one press (BATCH-2): one verification whose challenge binds the set,
+   * `{kind: 'batch', origin, batchId, calls}` with `calls` the digests of each call's own description
+   * ({@link callDescription}), in order. Resolves to the receipt and those call descriptions (each
+   * row keeps its own, so an auditor can check it offline), or throws {@link VerificationRefused}.
+   */
+  approveBatch(batchId: string, requests: readonly ApprovalRequest[], signal?: AbortSignal): Promise<{ receipt: Receipt; calls: ConsentDescription[] }>;
   /** False where verification applies and the stored skip choice has no receipt this page checked (UV-3). */
   trustsSkip(tool: string): boolean;
   /** Keeps the receipt of a verified 「今後尋ねない」 beside the switch-on's (UV-3). */
@@ -199,16 +206,14 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
     },
     async approve(request, signal) {
       if (!verifier || (!applies(request.tool) && !request.protect)) return null;
-      return verify({
-        kind: 'call',
-        origin: verifier.origin,
-        tool: request.tool,
-        operation: request.name,
-        inputDigest: await inputDigest(request.input),
-        callId: request.id,
-        openedAt: request.openedAt,
-        skipFuture: request.skipFuture,
-      }, signal);
+      return verify(await callDescription(verifier.origin, request), signal);
+    },
+    async approveBatch(batchId, requests, signal) {
+      if (!verifier) throw new VerificationRefused('unavailable', 'no verifier');
+      const calls = await Promise.all(requests.map((request) => callDescription(verifier.origin, request)));
+      const digests = await Promise.all(calls.map(descriptionDigest));
+      const receipt = await verify({ kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
+      return { receipt, calls };
     },
     trustsSkip(tool) {
       if (!applies(tool)) return true;
@@ -218,6 +223,24 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
     keepSkip(tool, skip) {
       keep(tool, { ...receiptsOf(tool), skip });
     },
+  };
+}
+
+/**
+ * The description one call's approval binds (UV-3): origin, tool, operation, the input's digest, the
+ * request's id and its dialog's opening time. Alone it is the challenge's; in a batch its digest is
+ * one of the set's (BATCH-2).
+ */
+export async function callDescription(origin: string, request: ApprovalRequest): Promise<ConsentDescription> {
+  return {
+    kind: 'call',
+    origin,
+    tool: request.tool,
+    operation: request.name,
+    inputDigest: await inputDigest(request.input),
+    callId: request.id,
+    openedAt: request.openedAt,
+    skipFuture: request.skipFuture,
   };
 }
 

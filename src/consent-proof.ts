@@ -123,6 +123,15 @@ export async function inputDigest(input: unknown): Promise<string> {
 }
 
 /**
+ * Hex SHA-256 of the canonical JSON of a description: what a batch's challenge binds of each call
+ * (BATCH-2, `{kind: 'batch', calls}`), and what an auditor recomputes from a row's own call description.
+ * @example description.calls.includes(await descriptionDigest(line.batch.call)) // the row's call is in the set
+ */
+export async function descriptionDigest(description: ConsentDescription): Promise<string> {
+  return hex(await sha256(canonicalJson(description)));
+}
+
+/**
  * The WebAuthn challenge of a description: SHA-256 of its canonical JSON.
  * @example navigator.credentials.get({ publicKey: { challenge: await challengeOf(description), … } })
  */

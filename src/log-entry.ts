@@ -36,7 +36,7 @@ const written = (format: () => CutText): CutText => {
  * The row the log keeps of a settled call.
  * @example log.add(describeCall({ time: clock.now(), tool, name, args: input, result }));
  */
-export function describeCall({ time, tool, name, args, result, via = 'page', durationMs = 0, undo = null, by = 'agent', receipt }: SettledCall): LogRow {
+export function describeCall({ time, tool, name, args, result, via = 'page', durationMs = 0, undo = null, by = 'agent', receipt, batch }: SettledCall): LogRow {
   return {
     time,
     tool: String(tool),
@@ -52,5 +52,6 @@ export function describeCall({ time, tool, name, args, result, via = 'page', dur
     durationMs,
     by,
     receipt: receipt ?? null,
+    ...(batch ? { batch } : {}),
   };
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Clock } from './clock.js';
-import { createConfirmationQueue, type ConfirmationQueue, type ConfirmationState } from './confirmation-queue.js';
+import { createConfirmationQueue, type PageConfirmationQueue, type ConfirmationState } from './confirmation-queue.js';
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
@@ -61,7 +61,7 @@ export interface OnDemandOptions {
 export interface OnDemandParts {
   modelContext: ModelContextProvider;
   relay: RelayConnection;
-  queue: ConfirmationQueue;
+  queue: PageConfirmationQueue;
   /** The runtime's one undo keeper (UNDO-1..UNDO-4), handed to every session's operations. */
   keeper: UndoKeeper;
   /** The runtime's `undo` (see {@link UndoKeeper.undo}). */

@@ -10,6 +10,7 @@ import { createStore, type ReadableStore } from './store.js';
 import type { ErrorCode, OperationResult } from './result.js';
 import type { CutText } from './log-text.js';
 import type { Receipt } from './consent-proof.js';
+import type { BatchApproval } from './confirmation-queue.js';
 
 /** How many entries the log keeps (LOG-7). */
 export const LOG_LIMIT = 200;
@@ -49,6 +50,11 @@ export interface LogEntry {
   readonly by: 'agent' | 'user';
   /** The receipt of the verified approval this call ran after (UV-5); null when it was not verified. */
   readonly receipt: Receipt | null;
+  /**
+   * Set when the call was approved with others by one 「すべて承認」 (BATCH-4): the batch's id, its
+   * size, and (verified) this call's own description, whose digest the batch receipt binds. Absent otherwise.
+   */
+  readonly batch?: BatchApproval;
 }
 
 /** What a row's undo is: see {@link LogEntry.undo}. */
@@ -85,6 +91,8 @@ export interface SettledCall {
   readonly by?: 'agent' | 'user';
   /** The verified approval's receipt (UV-5); default none. */
   readonly receipt?: Receipt;
+  /** See {@link LogEntry.batch}. */
+  readonly batch?: BatchApproval;
 }
 
 /** The log store. */

@@ -7,7 +7,7 @@
  */
 import { compileOperation, runCall, serialize } from './call.js';
 import type { Clock } from './clock.js';
-import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { BatchApproval, PageConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
 import { toCallToolResult, type ModelContextLike } from './model-context.js';
 import { describeCall } from './log-entry.js';
@@ -26,7 +26,7 @@ export interface SessionOperationsDeps {
   permission: PermissionStore;
   /** False once the call may not go on: the switch is off or expired, or the page left (SAFE-1, APP-1). */
   isEnabled(): boolean;
-  confirmations: ConfirmationQueue;
+  confirmations: PageConfirmationQueue;
   log: OperationLog;
   clock: Clock;
   /** The runtime's undo keeper: a logged row owns its call's undo step (UNDO-1). */
@@ -94,15 +94,20 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     let receipt: Receipt | undefined;
+    let batch: BatchApproval | undefined;
     const { result, json, undo } = await runCall(operation, input, {
       // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
       isEnabled,
       // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
       skipsConfirmation: () => permission.skipsConfirmation() && consent.trustsSkip(tool),
       async confirm(request) {
+        // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
+        const retryAfterMs = confirmations.refusal(tool, request.name, input);
+        if (retryAfterMs > 0) return { retryAfterMs };
         const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
         if (!answer) return null;
         receipt = answer.receipt;
+        batch = answer.batch;
         // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
         if (answer.skipFuture) {
           if (receipt) consent.keepSkip(tool, receipt);
@@ -112,7 +117,7 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
       },
     }, { signal });
     const time = clock.now();
-    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt }));
+    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }));
     // UNDO-1: the row owns the step from here; the agent's answer never carries it.
     if (undo) keeper.keep(entry, undo);
     return { result, json };

@@ -11,7 +11,7 @@
  * }
  * @module
  */
-import { checkReceipt, inputDigest, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
 
 export { canonicalJson, challengeOf, checkReceipt, fingerprint, inputDigest } from './consent-proof.js';
 export type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
@@ -26,6 +26,8 @@ export interface AuditReceiptLine {
   readonly argsTruncated: boolean;
   /** The approval's receipt, or null for a call nobody verified. */
   readonly receipt: Receipt | null;
+  /** For a call approved in a batch (BATCH-4): the batch's id and this call's own description, whose digest the batch receipt binds. */
+  readonly batch?: { readonly id: string; readonly size?: number; readonly call?: ConsentDescription } | null;
   /** The key the page had enrolled, for convenience only: never used to check. */
   readonly publicKey?: PublicKeyRecord | null;
 }
@@ -36,7 +38,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => !!value &
  * Why `line` is not a receipt-backed approval under `publicKey`, or null when it is: the receipt
  * checks against the key ({@link checkReceipt}); a `call` receipt names the line's tool and
  * operation and, unless `argsTruncated`, the digest of the line's `args`; a `switch` receipt names
- * the line's tool. `line` is one JSON Lines line (text or parsed), `publicKey` a
+ * the line's tool; a `batch` receipt (BATCH-2) must carry the line's own `batch.call`, a call
+ * description whose digest is one of the set's, with the batch's id, and which names the line's
+ * tool, operation and input as a `call` receipt would. `line` is one JSON Lines line (text or parsed), `publicKey` a
  * {@link PublicKeyRecord} or its JSON. Never rejects.
  * @example
  * const reason = await explainReceipt(line, myKey); // null, or e.g. 'the receipt is for other input'
@@ -53,8 +57,19 @@ export async function explainReceipt(line: string | AuditReceiptLine, publicKey:
     if (!isRecord(receipt)) return 'the line has no receipt';
     const reason = await checkReceipt(receipt as unknown as Receipt, { credentialId: key.credentialId, alg: key.alg, spki: key.spki });
     if (reason) return reason;
-    const description = receipt.description as Record<string, unknown>;
+    let description = receipt.description as Record<string, unknown>;
     if (description.kind === 'switch') return description.tool === parsed.tool ? null : 'the receipt is for another tool';
+    if (description.kind === 'batch') {
+      // The signature covers the set of digests; the line's own call description must be one of them.
+      const batch = parsed.batch;
+      if (!isRecord(batch) || !isRecord(batch.call)) return 'the line has no call description for its batch receipt';
+      if (batch.id !== description.batchId) return 'the receipt is for another batch';
+      const calls = description.calls;
+      if (!Array.isArray(calls) || !calls.includes(await descriptionDigest(batch.call as unknown as ConsentDescription))) {
+        return 'the line\'s call is not in the batch the receipt approved';
+      }
+      description = batch.call;
+    }
     if (description.kind !== 'call') return `a ${String(description.kind)} receipt does not approve one line`;
     if (description.tool !== parsed.tool) return 'the receipt is for another tool';
     if (description.operation !== parsed.operation) return 'the receipt is for another operation';

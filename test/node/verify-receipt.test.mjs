@@ -114,6 +114,30 @@ test('[UV-5] a cut args text skips only the input digest; a switch receipt check
   assert.equal(await explainReceipt({ ...line, receipt: null }, auditor.record), 'the line has no receipt');
 });
 
+test('[BATCH-2] [BATCH-4] a batch receipt verifies each line that carries its own call description, one of the set\'s digests; any other set, batch or call fails', async () => {
+  const { createHash } = await import('node:crypto');
+  // The digest recomputed here from the canonical JSON, as an auditor would, not with the package's helper.
+  const digest = (d) => createHash('sha256').update(verify.canonicalJson(d)).digest('hex');
+  const inputs = [{ path: 'a.txt' }, { path: 'b.txt' }];
+  const calls = await Promise.all(inputs.map(async (args, i) => ({
+    kind: 'call', origin, tool: 'node', operation: 'node_delete_file', inputDigest: await inputDigest(args), callId: 7 + i, openedAt: 1_764_000_000_000, skipFuture: false,
+  })));
+  const receipt = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: calls.map(digest) });
+  const lines = inputs.map((args, i) => ({
+    tool: 'node', operation: 'node_delete_file', args: JSON.stringify(args), argsTruncated: false, receipt, batch: { id: 'b1', size: 2, call: calls[i] },
+  }));
+  for (const line of lines) assert.equal(await explainReceipt(JSON.stringify(line), auditor.record), null);
+  // Another set: signed over the first call alone, the second line's call is not in it.
+  const alone = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: [digest(calls[0])] });
+  assert.match(await explainReceipt({ ...lines[1], receipt: alone }, auditor.record), /not in the batch/);
+  // The set edited in the receipt: the signature no longer covers it.
+  assert.equal(await verifyReceipt({ ...lines[0], receipt: { ...receipt, description: { ...receipt.description, calls: [digest(calls[0])] } } }, auditor.record), false);
+  assert.match(await explainReceipt({ ...lines[0], batch: { ...lines[0].batch, id: 'b2' } }, auditor.record), /another batch/);
+  assert.match(await explainReceipt({ ...lines[0], batch: { ...lines[0].batch, call: { ...calls[0], callId: 99 } } }, auditor.record), /not in the batch/);
+  assert.match(await explainReceipt({ ...lines[0], args: lines[1].args }, auditor.record), /other input/);
+  assert.match(await explainReceipt({ ...lines[0], operation: 'node_write_file' }, auditor.record), /another operation/);
+});
+
 test('[UV-5] verifyReceipt never rejects: unreadable lines and keys give false', async () => {
   const line = await approvedLine();
   for (const [what, value, key] of [

@@ -236,7 +236,8 @@ describe('verified consent (UV)', () => {
     expect(verifier.asked.at(-1)!.signal!.aborted).to.equal(true);
     expect(JSON.parse(await first).error.code).to.equal('declined');
 
-    const second = session.call('notes_clear', {});
+    // Other input: the same call again would be declined at once for 60 s after the user's no (BATCH-3).
+    const second = session.call('notes_clear', { why: 'again' });
     request = await dialogRequest(aiOps);
     aiOps.confirmations.approve(request.id, {});
     await until(() => verifier.asked.length === 3);
