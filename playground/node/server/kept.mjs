@@ -268,6 +268,17 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
 
   return {
     stats,
+    /**
+     * The walk the page is about to ask for, made now: called as a command's end is seen (the page
+     * asks for the tree at every exit, NODE-6, and for the changes after an agent's command), so the
+     * walk runs while the exit travels to the page and its requests come back, and they are answered
+     * from it (the activity stamp has not moved). Nothing when something still runs (the walk would
+     * not be reused) or without `activity`.
+     */
+    warm() {
+      if (!activity?.().quiet) return;
+      scan({ keep: false });
+    },
     /** The tree as listTree has it (every directory and file, `excluded` flagged), from the cache. */
     tree() {
       const { entries, truncated, treeVersion } = scan({ keep: false });
