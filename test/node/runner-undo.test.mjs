@@ -183,6 +183,24 @@ describe('runner: the kept-files cache (a command pays for what it changes)', ()
     assert.equal(fresh.stats.walks, 3, 'while a mark waits, the tree\'s walk reads the texts: the changes answer from it');
   });
 
+  it('[UNDO-1] [NODE-6] warm() at a command\'s end is the walk its tree and changes then answer from; while a process runs it walks nothing', async () => {
+    let activity = { stamp: 'a', quiet: true };
+    const kept = createKeptFiles(big.workspace, { now: later, activity: () => activity });
+    const { mark } = kept.mark();
+    activity = { stamp: 'b', quiet: false }; // the command runs
+    kept.warm();
+    assert.equal(kept.stats.walks, 1, 'not quiet: warm() does not walk (its walk could not be answered again)');
+    await writeFile(join(big.workspace, 'd8/f8.js'), 'eight, changed');
+    activity = { stamp: 'c', quiet: true }; // it ended: the runner warms before the page asks
+    kept.warm();
+    assert.equal(kept.stats.walks, 2);
+    const tree = kept.tree();
+    const { files } = kept.changes(mark);
+    assert.equal(kept.stats.walks, 2, 'the tree and the changes asked after the end walk no more');
+    assert.ok(tree.entries.some((e) => e.path === 'd8/f8.js'));
+    assert.deepEqual(files.map((f) => f.path), ['d8/f8.js'], 'the warm walk saw what the command wrote');
+  });
+
   it('[UNDO-4] bounds: past its bytes a workspace gives no mark (no step); at most MAX_MARKS marks are held, the oldest is gone', async () => {
     assert.deepEqual(createKeptFiles(big.workspace, { maxBytes: 1000 }).mark(), { mark: null, truncated: true });
     const kept = createKeptFiles(big.workspace, { now: later });

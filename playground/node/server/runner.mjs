@@ -233,7 +233,21 @@ export function createRunner({ workspace, home, token = createToken(), outputLim
       }
       const name = requireString(body, 'name', { optional: true, max: 256 });
       try {
-        return { ok: true, process: await processes.start(command, args, name) };
+        const started = await processes.start(command, args, name);
+        // Its end starts the walk its tree and changes need, ahead of the page's requests (kept.mjs,
+        // warm). Subscribed before the page's stream, run after every listener (the exit is
+        // written to the stream first), and never from an earlier offset than the end (no output).
+        processes.subscribe(started.id, Number.MAX_SAFE_INTEGER, {
+          output() {},
+          exit: () => setImmediate(() => {
+            try {
+              kept.warm();
+            } catch {
+              // The workspace is gone (the runner closing): the requests, if any, say so themselves.
+            }
+          }),
+        });
+        return { ok: true, process: started };
       } catch (error) {
         if (error.code === 'too_many_processes') return { ok: false, code: error.code, message: error.message };
         throw error;
