@@ -8,7 +8,9 @@ export async function run({ demo, browser }) {
   await page.goto(`${demo.origin}/sample/`);
   const stats = await page.evaluate(async () => {
     const { createAiOps, defineOperation, succeed } = await import('/ai-ops/ai-ops.js');
-    const aiOps = createAiOps({ relayPort: 9, autoReconnect: false, storage: null });
+    // `consent: 'click'`: this rig measures the undo keeper, not the user's verification (UV-2's
+    // explicit opt-out for one's own test rigs); the verified approval has its own section (75).
+    const aiOps = createAiOps({ relayPort: 9, autoReconnect: false, storage: null, consent: 'click' });
     const values = new Map();
     const schema = { type: 'object', properties: { key: { type: 'string' }, text: { type: 'string' } }, required: ['key', 'text'], additionalProperties: false };
     const set = (key, text) => {
@@ -36,8 +38,11 @@ export async function run({ demo, browser }) {
         },
       }),
     ]);
-    session.turnOn();
-    while (session.getState().status !== 'on') await new Promise((r) => setTimeout(r, 10));
+    await session.turnOn();
+    while (session.getState().status !== 'on') {
+      if (session.getState().error) throw new Error(`the switch did not turn on: ${session.getState().error}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const text = 'x'.repeat(1024);
     // performance.now() is coarsened to 0.1 ms here, so calls are timed in batches, interleaved.
     const BATCH = 500;
