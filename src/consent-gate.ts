@@ -7,9 +7,9 @@
  * @module
  */
 import type { Clock } from './clock.js';
-import { descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
 import type { PermissionStore } from './permission-store.js';
-import { VerificationRefused, type ConsentMode, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
+import { VerificationRefused, consentModeOf, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
  * The receipts kept beside a tool's stored switch value (UV-3), under {@link receiptsKey}: the
@@ -109,10 +109,6 @@ export interface ConsentGateOptions {
   consent?: ConsentOption;
 }
 
-/** The mode for one tool. */
-export function modeOf(consent: ConsentOption, tool: string): ConsentMode {
-  return typeof consent === 'string' ? consent : consent[tool] ?? 'auto';
-}
 
 /** The sentence a refusal shows under the switch (UV-4). */
 export function refusalText(error: unknown, automated: boolean): string {
@@ -175,7 +171,7 @@ export function createConsentGate({ verifier, clock, automated, consent = 'auto'
   return {
     verifier,
     applies,
-    offers: (tool) => !!verifier && !applies(tool) && verifier.possible() && modeOf(consent, tool) !== 'click',
+    offers: (tool) => !!verifier && !applies(tool) && verifier.possible() && consentModeOf(consent, tool) !== 'click',
     async permit(tool, permission, signal) {
       if (!applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
@@ -242,9 +238,4 @@ export async function callDescription(origin: string, request: ApprovalRequest):
     openedAt: request.openedAt,
     skipFuture: request.skipFuture,
   };
-}
-
-/** The enrolled key, for the audit export (UV-5). */
-export function enrolledKey(gate: ConsentGate): PublicKeyRecord | null {
-  return gate.verifier?.enrolled() ?? null;
 }

@@ -76,11 +76,11 @@ export interface OnDemandParts {
   dispose(): void;
 }
 
-/** The runtime's storage as the permission store reads it: the given one, or localStorage where it can be read. */
-function storageOf(storage: Storage | null | undefined): Storage | null {
+/** The runtime's storage: the given one, or the window's localStorage where it can be read. */
+function storageOf(win: Window, storage: Storage | null | undefined): Storage | null {
   if (storage !== undefined) return storage;
   try {
-    return globalThis.localStorage ?? null;
+    return win.localStorage ?? null;
   } catch {
     return null;
   }
@@ -112,9 +112,11 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
+  // Resolved once, so the enrolment and the receipts are read from the same storage.
+  const storage = storageOf(win, options.storage);
   const verifier = options.verifier !== undefined ? options.verifier
-    : createWebAuthnVerifier({ window: win, storage: options.storage, consent: options.consent, automated });
-  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent, storage: storageOf(options.storage) });
+    : createWebAuthnVerifier({ window: win, storage, consent: options.consent, automated });
+  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent, storage });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {

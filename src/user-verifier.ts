@@ -91,6 +91,16 @@ export interface WebAuthnVerifierOptions {
 /** The default WebAuthn timeout: CONF-8's 50 s, which include the verification. */
 export const VERIFICATION_TIMEOUT_MS = 50_000;
 
+/**
+ * The page author's mode for one tool (UV-2): the one mode, or the tool's own entry (`auto` when
+ * it has none, or anything that is not a mode).
+ * @example consentModeOf({ node: 'verified' }, 'sql') // 'auto'
+ */
+export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode {
+  const mode = typeof consent === 'string' ? consent : Object.hasOwn(consent, tool) ? consent[tool] : 'auto';
+  return mode === 'verified' || mode === 'click' ? mode : 'auto';
+}
+
 /** The storage key of the enrolled credential's public part. */
 export const ENROLMENT_KEY = 'fd-ai-operations-uv';
 
@@ -191,10 +201,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   };
   const enrolled = () => parseEnrolment(read());
 
-  const modeOf = (tool: string): ConsentMode => {
-    const mode = typeof consent === 'string' ? consent : Object.hasOwn(consent, tool) ? consent[tool] : 'auto';
-    return mode === 'verified' || mode === 'click' ? mode : 'auto';
-  };
+  const modeOf = (tool: string) => consentModeOf(consent, tool);
 
   const api = () => {
     const credentials = win.navigator?.credentials;
