@@ -1,6 +1,6 @@
 // What the node page's undo of a command needs from the workspace (UNDO-1), at the cost of what the
 // command changed, not of the workspace's size (issue 24, item 1). The runner remembers, for each
-// file it has looked at, a version token — size, mtime and ctime in nanoseconds, inode, device —
+// file it has looked at, a version token — size, mtime and ctime, inode, device —
 // and what it read then (whether the first 8 KiB are text, for the tree; the bytes and their
 // SHA-256, for a kept file). A scan stats every entry (one synchronous lstat each: 2,000 files ≈ 9 ms
 // here, where the async fs/promises walk took 34 ms) and reads only files whose token moved, or
@@ -8,36 +8,38 @@
 // `changes(mark)` after it scans again and answers the files whose text differs, each with its text
 // from the mark: the page receives only those, never the whole workspace.
 //
-// The walk before a command is skipped when nothing can have changed the workspace since the last
-// one: no process of the runner ran or ended since, and no endpoint wrote (`activity`). The runner's
-// commands are confined, and a confined command's descendants die with its PID namespace before
-// its end is seen, so after it ends nothing of it writes. The workspace is the runner's own temp
-// directory (0700, the sandbox user's): an edit from outside the runner (another program on the
-// host) while nothing runs is not seen until the next walk — then a command's changes include it.
-// So a command pays one walk (after it, shared with the tree the page reloads, NODE-6: the same
-// walk the page pays with `?undo=off`) and the reads of the files whose token moved. The runner
-// starts that walk as soon as it sees the command end (`warm`), so it runs while the exit travels
-// to the page and the page's tree and changes requests come back (bench 50, alternated with the
-// walk after the request: ×1.31 / ×1.42 → ×1.20 / ×1.30 at load 3–7; the page's turnaround is
-// shorter than the walk, so most of the walk, ≈ 9–15 ms under load, is still waited for).
+// With the runner's change feed (`watch`, change-feed.mjs: inotify through fs.watch on every
+// directory walked) a look reads only what the kernel says may have changed since the last one:
+// the runner awaits `settle()` (a fence that proves every earlier event has come back) and the scan
+// then looks at those paths alone — a file read again, a directory that was made, moved or replaced
+// walked again, a gone one dropped. So a command pays for what it touched: after a command that
+// changed one file in 2,000 files / 20 MB the look took 0.6 ms against 15.1 ms for the full walk
+// (bench 50, load ≈ 4), and the command through the page ×1.06 the same in 10 files, where the
+// walk alone had left ×1.35 on a quiet machine (97 against 71 ms: the page's tree and changes
+// requests queued behind the walk, which blocks the runner's event loop, ≈ 13–27 ms under load).
+// Where the feed cannot say (the first look, a symlink or a second hard link in the workspace, a
+// burst of events the kernel may have dropped, an unnamed event, a watcher's error, no inotify),
+// the look is a full walk as below. Every answer of the feed is checked against a fresh walk in
+// test/node/runner-feed.test.mjs (300 random changes, three seeds).
 //
-// What remains of the workspace's size in a command: that one walk. Through the page, interleaved,
-// at load ≈ 9: a command changing one file took 97 ms in 2,000 files / 20 MB against 68 ms in 10
-// files, of which the `changes` request 21 ms against 4 ms (the walk), the rest the page's
-// requests waiting behind it; at load ≈ 5.6 the bench measured ×1.07. Only a change feed
-// (inotify, fanotify) or an overlay could skip the walk; see below for why not here.
+// Without the feed, the walk before a command is skipped when nothing can have changed the
+// workspace since the last one: no process of the runner ran or ended since, and no endpoint wrote
+// (`activity`). The runner's commands are confined, and a confined command's descendants die with
+// its PID namespace before its end is seen, so after it ends nothing of it writes. The runner
+// starts the look as soon as it sees the command end (`warm`), so it runs while the exit travels to
+// the page and the page's tree and changes requests come back.
 //
 // Why this and not an overlay mount (measured 2026-12-02, load ≈ 1–4 on 2 cores, 2,000 files /
 // 20 MB): the full read the runner did before (listTree + every file through openParent, SHA-256,
 // the JSON to the page) took 1,450 ms with texts and 2,400 ms without, 285 ms for the tree alone;
-// the cached scan takes ≈ 9 ms per walk. Kernel overlayfs in a user namespace does mount on this
+// the cached scan takes ≈ 9 ms per walk, the feed's look < 1 ms. Kernel overlayfs in a user namespace does mount on this
 // machine (`unshare -Urm` + `mount -t overlay`: 6.4 ms against 3.1 ms for `unshare -Urm true`), so
 // its upper layer would be exactly what the command wrote, but: bubblewrap 0.8.0 here has no
 // `--overlay`, so every command would run under an extra unshare + mount; the command's writes stay
 // invisible to the terminal and to other processes until they are merged back after its exit (a
 // long-running dev server never exits); the merge has to replay whiteouts and opaque directories
 // onto a workspace the terminal may have changed meanwhile; and the tree after the command (NODE-6)
-// still needs a walk. The token cache keeps the workspace one directory everyone sees.
+// still needs a walk. The token cache and the feed keep the workspace one directory everyone sees.
 //
 // Correctness of the token. A write changes ctime (the kernel sets it; utimes cannot put it back),
 // and a rename or a new file changes the inode. A write in the same clock tick as the one the
@@ -62,6 +64,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
+import { createChangeFeed } from './change-feed.mjs';
 import { MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES, MAX_TREE_ENTRIES, isText, matchesExcludePattern } from './workspace.mjs';
 
 /** A token younger than this (ctime against the look, ms) is not trusted: the file is read again. */
@@ -98,16 +101,24 @@ export const textOf = (bytes) => decoder.decode(bytes);
  *   (a process started or ended, an endpoint wrote), `quiet` says nothing is running now. While
  *   quiet and the stamp is the one of the last walk, that walk is still the workspace: it is
  *   answered again without a look. Without `activity` every scan walks.
+ *   `watch`: keep a change feed (change-feed.mjs) of the directories walked; a look right after
+ *   `await settle()` then reads only what the feed names (`activity` is not needed then).
  */
-export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limit = MAX_TREE_ENTRIES, now = Date.now, activity } = {}) {
+export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limit = MAX_TREE_ENTRIES, now = Date.now, activity, watch: watchChanges = false } = {}) {
   /** @type {Map<string, {token: object, trusted: boolean, sniff?: boolean, kept?: {version: string, bytes: Buffer}|null}>} */
   let cache = new Map();
   const marks = new Map();
   let nextMark = 1;
   /** Files read by the scans so far (what a scan cost: the tests and the bench read it). */
-  const stats = { reads: 0, scans: 0, walks: 0 };
+  const stats = { reads: 0, scans: 0, walks: 0, updates: 0 };
   /** The last walk, with the activity stamp it was taken under. */
   let last = null;
+  /** The last look (tree, texts, token cache, entered directories), which the feed brings up to date. */
+  let state = null;
+  const feed = watchChanges ? createChangeFeed(workspace) : null;
+  /** What the feed has said since the last look (null: not asked since, or it could not say). */
+  let heard = null;
+  let lost = false;
 
   /**
    * Reads the file at `path` (a descriptor path or a link's resolved target; the last component is
@@ -160,107 +171,249 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
   }
 
   /**
-   * One walk of the workspace: the tree as listTree lists it, and with `keep` the kept files (the
-   * not-saved-files rule: no excluded directory, at most 1 MiB, UTF-8 text) by path.
-   * Directories are opened through the one opened before them (O_NOFOLLOW), so a directory swapped
-   * for a link meanwhile cannot make the walk list or read the outside; a file is read through its
-   * directory's descriptor. Its lstat goes by its full path (a third cheaper than through
-   * /proc/self/fd): a component swapped meanwhile gives a token of another inode, which only makes
-   * the file read again, through the descriptor.
+   * Walks the directory open as `dirFd` (at `relativeDir`, inode `ino`) into `ctx`: its entries
+   * into `ctx.tree` as listTree lists them and, with `keep`, the kept files (the not-saved-files
+   * rule: no excluded directory, at most 1 MiB, UTF-8 text) into `ctx.kept`. Directories are opened
+   * through the one opened before them (O_NOFOLLOW), so a directory swapped for a link meanwhile
+   * cannot make the walk list or read the outside; a file is read through its directory's
+   * descriptor. Its lstat goes by its full path (a third cheaper than through /proc/self/fd): a
+   * component swapped meanwhile gives a token of another inode, which only makes the file read
+   * again, through the descriptor. With a feed, the directory is watched before it is listed, so a
+   * file created after the listing is heard of.
    */
+  function walkDir(dirFd, relativeDir, ino, ctx, keep) {
+    feed?.watch(relativeDir, ino);
+    ctx.dirs.add(relativeDir);
+    let names;
+    try {
+      names = readdirSync(`/proc/self/fd/${dirFd}`).sort();
+    } catch {
+      return; // vanished or unreadable meanwhile: list what is there
+    }
+    for (const name of names) {
+      if (ctx.tree.size >= limit) {
+        ctx.truncated = true;
+        return;
+      }
+      const path = relativeDir ? `${relativeDir}/${name}` : name;
+      const here = `/proc/self/fd/${dirFd}/${name}`;
+      let info;
+      try {
+        info = lstatSync(`${workspace}/${path}`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      let target = here;
+      let viaLink = false;
+      if (info.isSymbolicLink()) {
+        // A link's target changes without an event at the link: the feed cannot follow it.
+        ctx.links = true;
+        try {
+          // Resolved from the descriptor (not the full path), listed as what it points to inside.
+          target = realpathSync(here);
+          if (!inside(workspace, target)) continue;
+          info = statSync(target);
+          viaLink = true;
+        } catch {
+          continue;
+        }
+      }
+      if (info.isDirectory()) {
+        const excluded = matchesExcludePattern(path, 'directory');
+        ctx.tree.set(path, { path, kind: 'directory', excluded });
+        if (excluded || viaLink) continue;
+        let child;
+        try {
+          child = openSync(here, DIR_FLAGS);
+        } catch {
+          continue; // changed meanwhile
+        }
+        try {
+          walkDir(child, path, fstatSync(child).ino, ctx, keep);
+        } finally {
+          closeSync(child);
+        }
+      } else if (info.isFile()) {
+        // A write through another name of the same file is heard at that name only.
+        if (info.nlink > 1) ctx.links = true;
+        // A link's target is cached under the link's path, checked inside once more when opened.
+        // Past the byte bound no more bytes are read or held: the cache stays within it (+ 1 MiB).
+        const entry = entryFor(path, viaLink ? target : here, info, keep && !ctx.overBytes, ctx.next, { viaLink });
+        if (entry) addFile(ctx, path, entry, keep);
+      }
+    }
+  }
+
+  /** Lists a file's `entry` at `path` in `ctx`, and keeps its text (`keep`) within the byte bound. */
+  function addFile(ctx, path, entry, keep) {
+    const tooLarge = entry.token.size > MAX_FILE_BYTES;
+    ctx.tree.set(path, { path, kind: 'file', excluded: tooLarge || !entry.sniff });
+    if (!entry.kept) return;
+    if (!ctx.overBytes) {
+      ctx.bytes += entry.kept.bytes.length;
+      ctx.overBytes = ctx.bytes > maxBytes;
+    }
+    if (ctx.overBytes) ctx.next.set(path, { ...entry, kept: undefined });
+    else if (keep) ctx.kept.set(path, entry.kept);
+  }
+
+  /** What a look answers, from `ctx`; `tree` reused when the listing did not change. */
+  function publish(ctx, keep, same) {
+    let entries;
+    let treeVersion;
+    if (same) ({ entries, treeVersion } = same);
+    else {
+      entries = [...ctx.tree.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      // A name for this listing, so a page that has it already is not sent its 2,000 entries again.
+      const listing = entries.map((e) => `${e.path}\0${e.kind}\0${e.excluded ? 1 : 0}`).join('\n');
+      treeVersion = createHash('sha256').update(`${listing}\n${ctx.truncated}`).digest('base64url');
+    }
+    // Nothing of it is changed later (marks share `kept`), so it can be answered again as it is.
+    const result = { entries, truncated: ctx.truncated, treeVersion, kept: ctx.kept, keptTruncated: ctx.truncated || ctx.overBytes };
+    state = { ...ctx, keep, result };
+    return result;
+  }
+
+  /** A walk of the whole workspace (every entry stat-ed, the files whose token moved read). */
+  function fullWalk(keep) {
+    stats.walks++;
+    const ctx = { tree: new Map(), kept: new Map(), next: new Map(), dirs: new Set(), bytes: 0, overBytes: false, truncated: false, links: false };
+    const root = openSync(workspace, DIR_FLAGS);
+    try {
+      walkDir(root, '', fstatSync(root).ino, ctx, keep);
+    } finally {
+      closeSync(root);
+    }
+    feed?.keepOnly(ctx.dirs);
+    cache = ctx.next;
+    return publish(ctx, keep);
+  }
+
+  /**
+   * The last look brought up to date from the paths the feed names (`dirty`): each is looked at
+   * (a file read again, a new or replaced directory walked, a gone one dropped with what was under
+   * it), nothing else is touched. Null when the feed cannot say (a link, a hard link, a cut tree or
+   * byte bound): the caller walks everything.
+   */
+  function update(dirty, keep) {
+    if (state.links || state.truncated || state.overBytes) return null;
+    stats.updates++;
+    // The tree, the token cache and the directories are this look's own; `kept` is shared with marks.
+    const ctx = { ...state, kept: new Map(state.kept), next: cache };
+    let changed = false;
+    const drop = (path, { keepTokens = false } = {}) => {
+      const was = ctx.tree.get(path);
+      if (!was) return;
+      changed = true;
+      const under = `${path}/`;
+      for (const key of [path, ...(was.kind === 'directory' ? [...ctx.tree.keys()].filter((k) => k.startsWith(under)) : [])]) {
+        ctx.tree.delete(key);
+        if (!keepTokens) ctx.next.delete(key);
+        const text = ctx.kept.get(key);
+        if (text) ctx.bytes -= text.bytes.length;
+        ctx.kept.delete(key);
+        ctx.dirs.delete(key);
+      }
+      if (was.kind === 'directory') feed.unwatchUnder(path);
+    };
+    // Sorted, a directory comes before what is under it; a directory walked or dropped here covers it.
+    let covered = null;
+    for (const path of [...dirty].sort()) {
+      if (covered && path.startsWith(covered)) continue;
+      const slash = path.lastIndexOf('/');
+      const parent = slash < 0 ? '' : path.slice(0, slash);
+      const info = lstatSync(`${workspace}/${path}`, { throwIfNoEntry: false });
+      if (!ctx.dirs.has(parent)) {
+        // A watched directory's own removal or move is told as a child of its own name ("d/d"):
+        // nothing there now, and nothing of it is listed (it went with its directory).
+        if (!info) continue;
+        // Heard from a directory the last look did not enter: not this feed's to answer.
+        return null;
+      }
+      const was = ctx.tree.get(path);
+      if (!info || (!info.isFile() && !info.isDirectory() && !info.isSymbolicLink())) {
+        drop(path);
+        covered = `${path}/`;
+        continue;
+      }
+      if (info.isSymbolicLink() || (info.isFile() && info.nlink > 1)) return null;
+      if (info.isDirectory()) {
+        const excluded = matchesExcludePattern(path, 'directory');
+        // Never entered, and still not: nothing under it is listed.
+        if (was?.kind === 'directory' && was.excluded && excluded) continue;
+        // Heard of itself (made, moved, removed and made again, its mode changed): walked again, with
+        // the token cache (an inode number is reused at once, so "the same inode" proves nothing).
+        drop(path, { keepTokens: true });
+        changed = true;
+        covered = `${path}/`;
+        ctx.tree.set(path, { path, kind: 'directory', excluded });
+        feed.unwatchUnder(path);
+        if (excluded) continue;
+        let dirFd;
+        try {
+          dirFd = openSync(`${workspace}/${path}`, DIR_FLAGS);
+        } catch {
+          return null;
+        }
+        try {
+          // Opened by path: a component swapped for a link on the way would lead elsewhere.
+          if (readlinkSync(`/proc/self/fd/${dirFd}`) !== `${workspace}/${path}`) return null;
+          walkDir(dirFd, path, fstatSync(dirFd).ino, ctx, keep);
+        } finally {
+          closeSync(dirFd);
+        }
+        // Tokens of what was under it and is no longer.
+        for (const key of [...ctx.next.keys()]) if (key.startsWith(covered) && !ctx.tree.has(key)) ctx.next.delete(key);
+      } else {
+        if (was?.kind === 'directory') {
+          drop(path);
+          covered = `${path}/`;
+        }
+        // Heard of, so read again whatever its token says (a same-tick write keeps the token).
+        ctx.next.delete(path);
+        const entry = readEntry(`${workspace}/${path}`, keep, { viaLink: true });
+        const text = ctx.kept.get(path);
+        if (text) ctx.bytes -= text.bytes.length;
+        ctx.kept.delete(path);
+        if (!entry) {
+          drop(path);
+          continue;
+        }
+        ctx.next.set(path, entry);
+        addFile(ctx, path, entry, keep);
+        const now = ctx.tree.get(path);
+        if (!was || was.kind !== now.kind || was.excluded !== now.excluded) changed = true;
+      }
+      if (ctx.links || ctx.truncated || ctx.overBytes || ctx.tree.size > limit) return null;
+    }
+    return publish(ctx, keep, changed ? undefined : state.result);
+  }
+
+  /** One look at the workspace: from the feed when it can say what changed, else a full walk. */
   function scan({ keep: asked }) {
     stats.scans++;
     // While a mark waits for its changes, a walk for the tree reads texts too (only of the files
     // whose token moved): the page asks for the tree at a process's exit, just before the changes,
     // which can then answer from that walk instead of walking again.
-    const keep = asked || marks.size > 0;
+    let keep = asked || marks.size > 0;
+    if (feed) {
+      const dirty = lost ? null : heard;
+      heard = null;
+      lost = false;
+      if (dirty && state && !feed.broken) {
+        // A look that has the texts goes on keeping them (the marks compare against them).
+        keep ||= state.keep;
+        if (state.keep === keep) {
+          if (dirty.size === 0) return state.result;
+          const result = update(dirty, keep);
+          if (result) return result;
+        }
+      }
+      return fullWalk(keep);
+    }
     const seen = activity?.() ?? null;
     if (seen?.quiet && last?.quiet && last.stamp === seen.stamp && (last.keep || !keep)) return last.result;
-    stats.walks++;
-    const entries = [];
-    const kept = new Map();
-    let bytes = 0;
-    let truncated = false;
-    let overBytes = false;
-    const next = new Map();
-    const walk = (dirFd, relativeDir) => {
-      let names;
-      try {
-        names = readdirSync(`/proc/self/fd/${dirFd}`).sort();
-      } catch {
-        return; // vanished or unreadable meanwhile: list what is there
-      }
-      for (const name of names) {
-        if (entries.length >= limit) {
-          truncated = true;
-          return;
-        }
-        const path = relativeDir ? `${relativeDir}/${name}` : name;
-        const here = `/proc/self/fd/${dirFd}/${name}`;
-        let info;
-        try {
-          info = lstatSync(`${workspace}/${path}`);
-        } catch {
-          continue; // gone meanwhile
-        }
-        let target = here;
-        let viaLink = false;
-        if (info.isSymbolicLink()) {
-          try {
-            // Resolved from the descriptor (not the full path), listed as what it points to inside.
-            target = realpathSync(here);
-            if (!inside(workspace, target)) continue;
-            info = statSync(target);
-            viaLink = true;
-          } catch {
-            continue;
-          }
-        }
-        if (info.isDirectory()) {
-          const excluded = matchesExcludePattern(path, 'directory');
-          entries.push({ path, kind: 'directory', excluded });
-          if (excluded || viaLink) continue;
-          let child;
-          try {
-            child = openSync(here, DIR_FLAGS);
-          } catch {
-            continue; // changed meanwhile
-          }
-          try {
-            walk(child, path);
-          } finally {
-            closeSync(child);
-          }
-        } else if (info.isFile()) {
-          // A link's target is cached under the link's path, checked inside once more when opened.
-          // Past the byte bound no more bytes are read or held: the cache stays within it (+ 1 MiB).
-          const entry = entryFor(path, viaLink ? target : here, info, keep && !overBytes, next, { viaLink });
-          if (!entry) continue;
-          const tooLarge = entry.token.size > MAX_FILE_BYTES;
-          entries.push({ path, kind: 'file', excluded: tooLarge || !entry.sniff });
-          if (!entry.kept) continue;
-          if (!overBytes) {
-            bytes += entry.kept.bytes.length;
-            overBytes = bytes > maxBytes;
-          }
-          if (overBytes) next.set(path, { ...entry, kept: undefined });
-          else if (keep) kept.set(path, entry.kept);
-        }
-      }
-    };
-    const root = openSync(workspace, DIR_FLAGS);
-    try {
-      walk(root, '');
-    } finally {
-      closeSync(root);
-    }
-    cache = next;
-    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    // Nothing of it is changed later (marks share `kept`), so it can be answered again as it is.
-    // A name for this listing, so a page that has it already is not sent its 2,000 entries again.
-    const listing = entries.map((e) => `${e.path}\0${e.kind}\0${e.excluded ? 1 : 0}`).join('\n');
-    const treeVersion = createHash('sha256').update(`${listing}\n${truncated}`).digest('base64url');
-    const result = { entries, truncated, treeVersion, kept, keptTruncated: truncated || overBytes };
+    const result = fullWalk(keep);
     last = seen ? { stamp: seen.stamp, quiet: seen.quiet, keep, result } : null;
     return result;
   }
@@ -279,9 +432,25 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
      * from it (the activity stamp has not moved). Nothing when something still runs (the walk would
      * not be reused) or without `activity`.
      */
-    warm() {
-      if (!activity?.().quiet) return;
+    async warm() {
+      if (feed) await this.settle();
+      else if (!activity?.().quiet) return;
       scan({ keep: false });
+    },
+    /**
+     * Waits until the feed has heard every change made before the call, so that the next look
+     * answers from what it names. Without a feed, nothing to wait for (the next look walks).
+     */
+    async settle() {
+      if (!feed) return;
+      const cut = await feed.take();
+      if (cut === null) lost = true;
+      else if (heard) for (const path of cut) heard.add(path);
+      else heard = cut;
+    },
+    /** Stops the feed's watchers (the runner closing). */
+    close() {
+      feed?.close();
     },
     /** The tree as listTree has it (every directory and file, `excluded` flagged), from the cache. */
     tree() {
