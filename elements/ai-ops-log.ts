@@ -25,7 +25,7 @@ const RENDER_DELAY_MS = 16;
  */
 export type AiOpsLogMode = 'panel' | 'tab';
 
-/** Times are formatted once per entry: entries never change, and a row renders often. */
+/** Times are formatted once per entry object (a row renders often; an entry changed later is a new object with the same time). */
 const rowTimes = new WeakMap<LogEntry, string>();
 const rowTime = (entry: LogEntry): string => {
   let time = rowTimes.get(entry);

@@ -7,19 +7,6 @@
 import type { UndoableResult } from './undo-step.js';
 import type { OperationFailure, OperationResult } from './result.js';
 
-/** The six tools that expose operations; their names prefix the operation names (DEF-2). */
-export const ToolName = {
-  node: 'node',
-  sql: 'sql',
-  go: 'go',
-  slides: 'slides',
-  excalidraw: 'excalidraw',
-  drawio: 'drawio',
-} as const;
-
-/** One of the six tool names. Pages of other tools may use any `[a-z0-9_]+` name. */
-export type ToolName = (typeof ToolName)[keyof typeof ToolName];
-
 /**
  * A JSON Schema as definitions write it: a plain object literal. Our one extension is `maxBytes`,
  * a UTF-8 byte cap on a string (IN-4), published to agents as `maxLength`.

@@ -62,8 +62,6 @@ export interface OnDemandParts {
   modelContext: ModelContextProvider;
   relay: RelayConnection;
   queue: PageConfirmationQueue;
-  /** The runtime's one undo keeper (UNDO-1..UNDO-4), handed to every session's operations. */
-  keeper: UndoKeeper;
   /** The runtime's `undo` (see {@link UndoKeeper.undo}). */
   undo: UndoKeeper['undo'];
   /** Verified consent (UV-1..UV-4): the switch-on, the stored "on", the approvals. */
@@ -123,7 +121,6 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
     modelContext,
     relay,
     queue,
-    keeper,
     undo: keeper.undo,
     consent,
     createSessionOperations: (deps) => {

@@ -19,12 +19,6 @@ import type { UndoStep } from './undo-step.js';
 /** UNDO-4: what all kept before-states of a page may hold together. */
 export const UNDO_BUDGET_BYTES = 64 * 1024 * 1024;
 
-/** A change the undo would take back too, as the dialog lists it (UNDO-2). */
-export interface LaterChange {
-  /** The log row, or null for the user's own edit that no row shows (`changedSince()`). */
-  readonly entry: LogEntry | null;
-}
-
 /** What {@link UndoKeeper.undo} answers. */
 export type UndoAnswer =
   /** `undone`: the rows undone, newest first (the asked one last). */

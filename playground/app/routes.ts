@@ -6,7 +6,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { ToolName } from '../shared/tools.js';
 
-/** Tool pages the app renders itself, by tool name. Tools not listed load as their own document. */
+/** Every tool page, by tool name: the app renders each itself (/sample/ alone is its own document). */
 export const toolPages: Partial<Record<ToolName, LazyExoticComponent<ComponentType>>> = {
   sql: lazy(() => import('../sql/page.js')),
   excalidraw: lazy(() => import('../excalidraw/page.js')),

@@ -6,7 +6,7 @@
 import { Component, Suspense, useEffect, type ReactNode } from 'react';
 import { AiOpsConfirm } from 'ai-ops/react';
 import { Home } from './home.js';
-import { handleLinkClick, usePathname } from './router.js';
+import { handleLinkClick, usePathname } from '../shared/router.js';
 import { isRouted, toolOfPath, toolPages } from './routes.js';
 
 /** Shows a page's failure to load instead of a blank screen; keyed by the path, so it resets. */

@@ -12,7 +12,7 @@ import { AiOpsLog } from 'ai-ops/react';
 import { DocumentBar } from '../shared/document-bar.js';
 import { ToolHeader } from '../shared/tool-header.js';
 import { useSaveOnHide } from '../shared/use-save-on-hide.js';
-import { useSearch } from '../app/router.js';
+import { useSearch } from '../shared/router.js';
 import { usePageTitle } from '../shared/use-title.js';
 import { attachExcalidrawApi, bootExcalidraw, drawingDocuments, flushSave, initialScene, openDrawing, pageState, requestedDrawingId, sceneChanged } from './state.js';
 

@@ -7,7 +7,8 @@
  */
 import { provideOperations } from 'ai-ops';
 import { createGoOperations, type GoToolAdapter } from 'ai-ops/tools/go';
-import { embedIdOf } from '../shared/page-params.js';
+import { embedIdOf, keepsUndo } from '../shared/page-params.js';
+import { once } from '../shared/once.js';
 import { GoRunner } from './engine/go-runner.js';
 import { createGoFiles, createIndexedDbProjectStorage, type GoFiles, type GoProjectStorage } from './files.js';
 import { createGoRunControl, type GoRunControl } from './run-control.js';
@@ -16,7 +17,6 @@ import type { GoRunMode } from 'ai-ops/tools/go';
 export type { OutputEvent, RunEnd, RunState } from './run-control.js';
 
 /** The embed id when the URL has none. */
-export const DEFAULT_EMBED_ID = 'demo';
 
 /** Characters of the last run's output kept for the pane, so it shows again after navigation. */
 const KEPT_PANE_CHARS = 200_000;
@@ -33,7 +33,6 @@ let runner: GoRunner | undefined;
 let storage: GoProjectStorage | undefined;
 const projects = new Map<string, GoProject>();
 let shown: GoProject | undefined;
-let provided = false;
 
 function createProject(embedId: string): GoProject {
   // Yaegi in a Web Worker at absolute URLs (the app's URL changes); the wasm loads on the first run (GO-4).
@@ -66,7 +65,7 @@ function createProject(embedId: string): GoProject {
 
 /** The project of the embed id in `search` (`?id=`), created (and its saved files read) on first use. */
 export function goProjectFor(search: string): GoProject {
-  const embedId = embedIdOf(search) || DEFAULT_EMBED_ID;
+  const embedId = embedIdOf(search);
   let project = projects.get(embedId);
   if (!project) {
     project = createProject(embedId);
@@ -94,8 +93,7 @@ const goAdapter: GoToolAdapter = {
 /** The project is shown: the operations read it; the first call hands them to ai-ops. */
 export function showGoProject(project: GoProject): void {
   shown = project;
-  if (provided) return;
-  provided = true;
-  // `?undo=off` keeps no before-states: the bench's baseline for what they cost (UNDO-1).
-  provideOperations('go', createGoOperations(goAdapter, { undo: new URLSearchParams(location.search).get('undo') !== 'off' }));
+  handOver();
 }
+
+const handOver = once(() => provideOperations('go', createGoOperations(goAdapter, { undo: keepsUndo() })));

@@ -25,7 +25,6 @@ import {
 } from './workbench.js';
 
 /** The embed id when the URL has none. */
-const DEFAULT_EMBED_ID = 'demo';
 
 const NOTHING = createStore<readonly never[]>([]);
 
@@ -258,7 +257,7 @@ function BottomPane({ ready }: { ready: boolean }) {
 /** The node page. */
 export default function NodePage() {
   // The embed id is read when the page mounts; it names the page (DOC-3), the workspace is the runner's.
-  const embedId = useMemo(() => embedIdOf(location.search) || DEFAULT_EMBED_ID, []);
+  const embedId = useMemo(() => embedIdOf(location.search), []);
   usePageTitle([embedId, 'node']);
   const { status, error } = useSyncExternalStore(runtimeState.subscribe, runtimeState.getState);
   const file = useSyncExternalStore(openFile.subscribe, openFile.getState);

@@ -9,6 +9,8 @@
 import { createStore, provideOperations } from 'ai-ops';
 import { createNodeOperations, type NodeRuntimeLike, type NodeToolAdapter } from 'ai-ops/tools/node';
 import { NodeRuntime, readRunnerToken } from './engine/node-runtime.js';
+import { once } from '../shared/once.js';
+import { keepsUndo } from '../shared/page-params.js';
 
 /** Where the runtime is: booting, ready (an instance in use) or failed (NODE-1). */
 export interface RuntimeState {
@@ -148,16 +150,15 @@ export function currentRuntime(): NodeRuntimeLike | null {
 export const nodeAdapter: NodeToolAdapter = { getRuntime: currentRuntime };
 
 let booted: Promise<NodeRuntime | null> | undefined;
+const handOver = once(() => provideOperations('node', createNodeOperations(nodeAdapter, { undo: keepsUndo() })));
 
 /**
  * The page's first mount: boots the runtime and hands the operations over. Later calls (a
  * remount, StrictMode's second effect) return the same boot.
  */
 export function startNodePage(): Promise<NodeRuntime | null> {
-  if (booted) return booted;
-  // `?undo=off` keeps no before-states: the bench's baseline for what they cost (UNDO-1).
-  provideOperations('node', createNodeOperations(nodeAdapter, { undo: new URLSearchParams(location.search).get('undo') !== 'off' }));
-  booted = boot();
+  handOver();
+  booted ??= boot();
   return booted;
 }
 

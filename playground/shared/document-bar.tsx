@@ -8,7 +8,7 @@
  */
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { AiOpsLog } from 'ai-ops/react';
-import { navigate, useSearch } from '../app/router.js';
+import { navigate, useSearch } from './router.js';
 import { acceptedDocumentId, WELCOME_ID, type DocumentSnapshot, type DocumentState } from './document-state.js';
 import type { SavedDocument } from './documents.js';
 import { documentIdOf } from './page-params.js';

@@ -1,12 +1,13 @@
 /**
- * The SQL page's instances: one page state (page.ts) per embed ID, over one engine and one
+ * The SQL page's instances: one page state (sql-page.ts) per embed ID, over one engine and one
  * storage. The operations are handed to ai-ops once per document, when the page first mounts
  * (SHAPE-5, APP-3); they read the page shown last.
  * @module
  */
 import { provideOperations } from 'ai-ops';
 import { createSqlOperations, type SqlToolAdapter } from 'ai-ops/tools/sql';
-import { embedIdOf } from '../shared/page-params.js';
+import { embedIdOf, keepsUndo } from '../shared/page-params.js';
+import { once } from '../shared/once.js';
 import { SqlEngine } from './engine/sql-engine.js';
 import { createSqlPage, type SqlPage } from './sql-page.js';
 import { createSqlStorage, type SqlStorage } from './storage.js';
@@ -14,27 +15,24 @@ import { createSqlStorage, type SqlStorage } from './storage.js';
 export * from './sql-page.js';
 
 /** The embed ID when the URL has none. */
-export const DEFAULT_EMBED_ID = 'demo';
 
 let engine: SqlEngine | undefined;
 let storage: SqlStorage | undefined;
 const pages = new Map<string, SqlPage>();
 let shown: SqlPage | undefined;
-let provided = false;
 
 /**
  * The page state for the embed ID of `search` (`?id=`), created on first use: its saved SQL
  * starts loading then. The engine is shared and loads on the first run (SQL-3).
  */
 export function sqlPageFor(search: string): SqlPage {
-  const embedId = embedIdOf(search) || DEFAULT_EMBED_ID;
+  const embedId = embedIdOf(search);
   let page = pages.get(embedId);
   if (!page) {
     // engine/ at an absolute URL: the document's URL changes as the app routes.
     engine ??= new SqlEngine({ engineUrl: '/sql/engine/' });
     storage ??= createSqlStorage();
-    // `?undo=off`: the bench's baseline of a call that keeps nothing to undo it (sql-page.ts).
-    page = createSqlPage({ embedId, engine, storage, keepUndo: new URLSearchParams(search).get('undo') !== 'off' });
+    page = createSqlPage({ embedId, engine, storage, keepUndo: keepsUndo(search) });
     pages.set(embedId, page);
   }
   return page;
@@ -51,7 +49,7 @@ const adapter: SqlToolAdapter = {
 /** The page is shown: the operations read it; the first call hands them to ai-ops. */
 export function showSqlPage(page: SqlPage): void {
   shown = page;
-  if (provided) return;
-  provided = true;
-  provideOperations('sql', createSqlOperations(adapter));
+  handOver();
 }
+
+const handOver = once(() => provideOperations('sql', createSqlOperations(adapter)));

@@ -1,7 +1,7 @@
 /**
  * What the Go page hands to {@link createGoOperations}: its files module (the one the editor and
  * IndexedDB use, GO-2) and its run function (the one the Run and Test buttons call, GO-3).
- * The run function wraps the engine (demo/go/engine/go-runner.ts): it takes a snapshot of the
+ * The run function wraps the engine (playground/go/engine/go-runner.ts): it takes a snapshot of the
  * files, starts the job, writes its output to the output pane as for a button, starts the
  * `timeoutMs` timer once the engine is loaded (GO-4) and stops the job with its stop handle when
  * the timer fires (GO-6), and resolves to the run contract's {@link GoRunOutcome} (tools/run.ts).

@@ -1,7 +1,7 @@
 /**
  * What the node page hands to {@link createNodeOperations}: a way to read the CURRENT runtime
  * instance (NODE-1, NODE-2). The runtime types are the subset of the page's NodeRuntime client
- * (demo/node/engine/node-runtime.ts) that the operations use, its `run` included, so the page
+ * (playground/node/engine/node-runtime.ts) that the operations use, its `run` included, so the page
  * passes its instance as is: `createNodeOperations({ getRuntime: () => (booted ? runtime : null) })`.
  * @module
  */

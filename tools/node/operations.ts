@@ -17,7 +17,7 @@ type NodeKeptFile = Awaited<ReturnType<NonNullable<NodeRuntimeLike['files']['sna
 import { createExcludeMatcher } from './exclude.js';
 
 /**
- * The runner's limits on a command (demo/server/runner.mjs, NODE-9): it names the process
+ * The runner's limits on a command (playground/node/server/runner.mjs, NODE-9): it names the process
  * `ai: <command>` and caps a name at 256 characters, takes 1,000 arguments, and refuses a request
  * body over 64 KiB; one argument may take 60 KiB of it.
  */

@@ -1,6 +1,6 @@
 /**
  * What the SQL page hands to {@link createSqlOperations}. Shaped after the page's engine
- * (demo/sql/engine/sql-engine.ts): its `state` fits {@link SqlEngineStatus} as it is, and its
+ * (playground/sql/engine/sql-engine.ts): its `state` fits {@link SqlEngineStatus} as it is, and its
  * `toRunOutcome` turns a run's result into the run contract's {@link SqlRunOutcome} (tools/run.ts),
  * so the glue is a few lines:
  * ```ts
