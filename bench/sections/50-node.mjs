@@ -28,6 +28,8 @@ const BIG_FILES = 2000;
 const FILE_BYTES = 10_000;
 const SPAWNS = 20;
 const BUDGET_MS = 100;
+const TIMEOUT_RUNS = 5;
+const TIMEOUT_LATE_BUDGET_MS = 2000;
 
 /** Milliseconds from start to the exit being seen, for one `node -e 1`. */
 async function spawnOnce(manager) {
@@ -125,6 +127,17 @@ export async function run({ demo, browser }) {
   const on = await openNode(browser, demo.origin, '?id=bench');
   const off = await openNode(browser, demo.origin, '?id=bench-off&undo=off');
   const undoTimes = await alternate(on, off, () => ['-e', '1'], RUNS);
+  // NODE-4: a command that never ends, timeoutMs 1000 → how late after it the timeout answers.
+  const timeoutLate = [];
+  for (let i = 0; i < TIMEOUT_RUNS; i++) {
+    timeoutLate.push(await on.evaluate(async () => {
+      const started = performance.now();
+      const call = JSON.stringify({ command: 'node', args: ['-e', 'while(true){}'], timeoutMs: 1000 });
+      const envelope = JSON.parse(JSON.parse(await navigator.modelContextTesting.executeTool('node_run_command', call)).content[0].text);
+      if (envelope.error?.code !== 'timeout') throw new Error(JSON.stringify(envelope));
+      return performance.now() - started - 1000;
+    }));
+  }
   await on.close();
   await off.close();
 
@@ -181,6 +194,7 @@ export async function run({ demo, browser }) {
     { label: `node_run_command \`node -e "1"\` (sandboxed, undo on), p50 (n=${RUNS})`, value: ms(p50), budget: `≤ ${BUDGET_MS} ms`, ok: p50 <= BUDGET_MS },
     { label: '  the same on the page with ?undo=off (the baseline), p50', value: `${ms(p50Off)} (undo adds ${ms(p50 - p50Off)}, ×${(p50 / p50Off).toFixed(2)})` },
     { label: `node_run_command \`node -e "1"\` undo on, p95 / max`, value: `${ms(pct(undoTimes.a, 0.95))} / ${ms(Math.max(...undoTimes.a))}` },
+    { label: `\`while(true){}\` with timeoutMs 1000: timeout answered late by, worst of ${TIMEOUT_RUNS}`, value: ms(Math.max(...timeoutLate)), budget: `≤ ${ms(TIMEOUT_LATE_BUDGET_MS)}`, ok: Math.max(...timeoutLate) <= TIMEOUT_LATE_BUDGET_MS },
     { label: `a command changing 1 file, 10-file workspace, p50 (n=${SIZE_RUNS})`, value: ms(smallP50) },
     { label: `  the same in ${BIG_FILES.toLocaleString('en-US')} files / ${(BIG_FILES * FILE_BYTES / 1e6).toFixed(0)} MB, p50`, value: `${ms(bigP50)} (×${ratio.toFixed(2)})`, budget: `≤ ${SIZE_BUDGET}× the 10 files`, ok: ratio <= SIZE_BUDGET },
     { label: '  the runner\'s look after it: change feed / full walk, p50', value: `${walkMs(pct(walkTimes.feed, 0.5))} / ${walkMs(pct(walkTimes.walk, 0.5))} (2,000 files)` },

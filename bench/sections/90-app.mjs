@@ -11,7 +11,7 @@
 //     whole used size beside it; then the same after rounds 40 and 60 (whether the growth stops), and
 //     what grew most between the snapshots, by constructor (how a growth is found).
 import { gzipSync } from 'node:zlib';
-import { OPERATIONS } from '../../test/e2e/harness.mjs';
+import { OPERATIONS, freePort, relayedNames, startRelay } from '../../test/e2e/harness.mjs';
 import { routedTools } from '../../test/e2e/app-harness.mjs';
 
 export const name = 'playground app: first-load bytes per route, navigation → operations listed, heap over 20 (and 60) rounds';
@@ -88,6 +88,58 @@ async function switchOn(page, origin, tool) {
   }, { names: OPERATIONS[tool], listed: listedInPage.toString() }, { timeout: 30_000 });
 }
 
+/**
+ * APP-1's 500 ms: a click on the nav that leaves `a` for `b`, until `a`'s operations are gone from
+ * the browser's list (polled in the page) and from a real relay (polled by its MCP client), p50 of
+ * 10 each way round; the e2e suite checks that they go, this how fast.
+ */
+async function withdrawal(page, origin, a, b) {
+  const relay = await startRelay({ origin, port: await freePort() });
+  try {
+    const relayed = async (tool) => (await relayedNames(relay.client)).filter((n) => n.startsWith(`${tool}_`)).length;
+    const until = async (test, what) => {
+      const end = Date.now() + 20_000;
+      while (!(await test())) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return Date.now();
+    };
+    await page.goto(`${origin}/${a}/`);
+    await until(async () => (await relayed(a)) === OPERATIONS[a].length, `${a} through the relay`);
+    const times = { browser: [], relay: [] };
+    for (let i = 0; i < 10; i++) {
+      const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+      const started = Date.now();
+      const [inBrowser, inRelay] = await Promise.all([
+        page.evaluate(async ([link, names, listed]) => {
+          const list = new Function(`return (${listed})()`);
+          [...document.querySelectorAll('nav[aria-label="ツール"] a')].find((x) => x.textContent.trim() === link).click();
+          const start = performance.now();
+          for (;;) {
+            const now = await list();
+            if (!names.some((n) => now.includes(n))) break;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+          return performance.now() - start;
+        }, [to, OPERATIONS[from], listedInPage.toString()]),
+        until(async () => (await relayed(from)) === 0, `${from} withdrawn from the relay`).then((at) => at - started),
+      ]);
+      times.browser.push(inBrowser);
+      times.relay.push(inRelay);
+      await until(async () => (await relayed(to)) === OPERATIONS[to].length, `${to} through the relay`);
+    }
+    const browser = median(times.browser);
+    const relayMs = median(times.relay);
+    return [
+      { label: `leaving ${a} ⇄ ${b} → withdrawn from the browser's list (p50 of 10)`, value: `${ms(browser)} (max ${ms(Math.max(...times.browser))})`, budget: '≤ 500 ms', ok: browser <= 500 },
+      { label: '  … and from the relay (its MCP client polling)', value: `${ms(relayMs)} (max ${ms(Math.max(...times.relay))})`, budget: '≤ 500 ms', ok: relayMs <= 500 },
+    ];
+  } finally {
+    await relay.close();
+  }
+}
+
 /** APP-2's rounds, and the longer run printed beside them (whether the growth stops). */
 const LONG_ROUNDS = 60;
 const HEAP_ROUNDS = [2, 5, 10, 15, 20, 30, 40, 50, 60];
@@ -162,6 +214,7 @@ export async function run({ demo, browser }) {
       for (let i = 0; i < 10; i++) times.push(await navigateAndTime(page, i % 2 === 0 ? b : a));
       const p50 = median(times);
       rows.push({ label: `navigation ${a} ⇄ ${b} → its operations listed (p50 of 10)`, value: `${ms(p50)} (max ${ms(Math.max(...times))})`, budget: '≤ 300 ms', ok: p50 <= 300 });
+      rows.push(...(await withdrawal(page, demo.origin, a, b)));
     }
 
     // Heap: rounds through every routed page, each switch on (so each navigation withdraws and

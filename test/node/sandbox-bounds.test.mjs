@@ -40,12 +40,16 @@ let timers;
 const client = runnerClient(() => server);
 const { call, run, node, follow } = client;
 
-/** The server answers `info` within a second: it stays responsive. */
+/**
+ * The server answers `info` while the command runs: it stays responsive. Within 5 s: a server the
+ * command starves (no bound on its processes or CPU) takes far longer; on two shared cores a
+ * tighter bound fails on load, not on a broken sandbox.
+ */
 async function assertResponsive() {
   const started = Date.now();
   const info = await call('info');
   assert.equal(info.ok, true);
-  assert.ok(Date.now() - started < 1000, `info took ${Date.now() - started} ms`);
+  assert.ok(Date.now() - started < 5000, `info took ${Date.now() - started} ms`);
 }
 
 before(async () => {
