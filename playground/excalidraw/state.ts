@@ -5,6 +5,15 @@
  * page is first shown ({@link bootExcalidraw}), so the operations exist before Excalidraw has
  * loaded (they answer `not_ready` meanwhile). The drawing outlives the page's component: leaving
  * the page by navigation saves it, coming back shows it again.
+ *
+ * Why not `createDocumentState` (playground/shared/document-state.ts), which the slides and draw.io
+ * pages use: that state owns its document as one text and owns its 「元に戻す」 history. Here the
+ * document lives in Excalidraw's scene — elements and image files that Excalidraw itself changes
+ * (a drag is hundreds of scene updates), with Excalidraw's own undo history that a person's Ctrl+Z
+ * and an agent's change share (CONF-2, {@link UNDO_RESTORES_AGENT_CHANGES}). Holding the scene as
+ * a text beside it would serialise the scene on every pointer move and keep two histories that
+ * disagree. What is shared is what fits: the document bar's contract (`drawingDocuments`, a
+ * `DocumentBarSource`), `?doc=` through page-params, ids through shared/documents.
  * @module
  */
 import { CaptureUpdateAction, convertToExcalidrawElements, hashElementsVersion, newElementWith } from '@excalidraw/excalidraw';
