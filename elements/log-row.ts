@@ -1,0 +1,59 @@
+/**
+ * What one row of `<ai-ops-log>` shows (LOG-3, LOG-4, LOG-6): its line — time, operation, marks,
+ * argument summary, badge, result summary — and, expanded, its arguments and result in full. Text
+ * only: every value goes into the template as text, never as HTML.
+ * @module
+ */
+import { html, nothing } from 'lit';
+import type { LogEntry, LogStatus } from '../src/operation-log.js';
+import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
+import { fillString, type AiOpsStrings } from './strings.js';
+
+/** Times are formatted once per entry object (a row renders often; an entry changed later is a new object with the same time). */
+const rowTimes = new WeakMap<LogEntry, string>();
+
+/** The row's time as it shows (HH:MM:SS). */
+export const rowTime = (entry: LogEntry): string => {
+  let time = rowTimes.get(entry);
+  if (time === undefined) {
+    time = formatTime(entry.time);
+    rowTimes.set(entry, time);
+  }
+  return time;
+};
+
+/** The status badge's words. */
+export const badgeText = (status: LogStatus, text: AiOpsStrings): string =>
+  status === 'success' ? text.statusSuccess : status === 'declined' ? text.statusDeclined : text.statusFailure;
+
+/** A row's operation, with the mark of the user's own undo (UNDO-3), as the live region says it. */
+export const rowName = (entry: LogEntry, text: AiOpsStrings): string =>
+  entry.by === 'user' ? `${entry.name} (${text.logByUser})` : entry.name;
+
+/** Time, name, argument summary, badge, result summary (LOG-3). */
+export function renderLine(entry: LogEntry, text: AiOpsStrings) {
+  const ellipsis = (cut: CutText) => (cut.truncated ? '…' : '');
+  return html`<span class="line">
+    <time part="time" datetime=${new Date(entry.time).toISOString()}>${rowTime(entry)}</time>
+    <span class="name" part="name">${entry.name}</span>
+    ${entry.by === 'user' ? html`<span class="by" part="by">${text.logByUser}</span>` : nothing}
+    ${entry.receipt ? html`<span class="by" part="verified">${text.logVerified}</span>` : nothing}
+    ${entry.batch ? html`<span class="by" part="batch">${fillString(text.logBatch, { count: String(entry.batch.size) }).join('')}</span>` : nothing}
+    <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
+    <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, text)}</span>
+    <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
+  </span>`;
+}
+
+/** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */
+export function renderFull(entry: LogEntry, text: AiOpsStrings) {
+  const block = (label: string, part: string, cut: CutText) => html`
+    <p class="field">${label}</p>
+    <pre part=${part} tabindex="0">${cut.text}</pre>
+    ${cut.truncated ? html`<p class="note">${fillString(text.logTruncated, { count: DETAIL_CHARS.toLocaleString('en-US') }).join('')}</p>` : nothing}
+  `;
+  return html`
+    ${block(text.logArguments, 'args', entry.args)}
+    ${block(text.logResult, 'result', entry.result)}
+  `;
+}
