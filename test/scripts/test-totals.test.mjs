@@ -314,3 +314,25 @@ test('[issue-18 totals] a coverage folder the report does not list is a failure'
   assert.deepEqual(result.broken, ['coverage report lists nothing in elements/']);
   assert.deepEqual(npmTestStages.find((s) => s.name === 'browser').coverageFolders, ['src', 'elements']);
 });
+
+test('[issue-18 totals] Ctrl-C stops the running stage (whose process group the terminal no longer reaches) and the run, and the total still prints', async (t) => {
+  const dir = await scratch(t, {
+    'hang.cjs': `require('node:fs').writeFileSync('runner.pid', String(process.pid)); console.log('started'); ${GIVE_UP};`,
+  });
+  reap(t, dir, ['runner.pid']);
+  const printed = [];
+  const out = (text) => {
+    printed.push(text);
+    // What the terminal's Ctrl-C delivers to `npm test`, once the stage is up.
+    if (text.includes('started')) process.emit('SIGINT', 'SIGINT');
+  };
+  const result = await runStages([
+    nodeStage('browser', "console.log('3 passed, 0 failed')", { count: 'wtr' }),
+    { name: 'node', cmd: [process.execPath, 'hang.cjs'], count: 'tap', timeLimitMs: 60_000 },
+    nodeStage('after', "console.log('# pass 1\\n# fail 0')", { count: 'tap' }),
+  ], { cwd: dir, killGraceMs: 200, out, err: () => {} });
+  assert.equal(result.last, '3 passed, 1 failed');
+  assert.equal(result.broken.at(-1), 'interrupted (SIGINT) in node');
+  assert.equal(printed.join('').trimEnd().split('\n').at(-1), '3 passed, 1 failed');
+  assert.equal(alive(Number(await readFile(join(dir, 'runner.pid'), 'utf8'))), false);
+});
