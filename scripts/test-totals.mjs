@@ -262,6 +262,8 @@ export async function runStages(stages, {
       current = run(stage.cmd, { cwd, env: stage.env, out, err, limitMs: stageTimeLimitMs(stage, env), killGraceMs });
       const result = await current.done;
       current = null;
+      // How long each stage takes is what its time limit is set from (scripts/test.mjs).
+      out(`== ${stage.name} took ${duration(Date.now() - startedAt)}\n`);
       if (result.timedOut) {
         const progress = progressPath ? readText(progressPath) : '';
         result.hung = stage.count === 'wtr' ? hungWtr(result.output) : stage.count === 'tap' ? hungTap(progress, result.output, cwd) : '';
