@@ -117,3 +117,33 @@ for (const { path, tool, read } of PAGES) {
     }
   });
 }
+
+test('[APP-4] /slides/: the sample\'s :sparkles: shows as a colour emoji, not an empty box (scripts/setup.sh installs fonts-noto-color-emoji)', async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${demo.origin}/slides/`);
+    const sparkles = page.getByText('✨').first();
+    await sparkles.waitFor({ timeout: 30_000 });
+    // Drawn in the slide's own font, the glyph has colour (Noto Color Emoji's is yellow); an empty
+    // box or a monochrome fallback glyph has none.
+    const coloured = await sparkles.evaluate((element) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 64;
+      const context = canvas.getContext('2d');
+      const style = getComputedStyle(element);
+      context.font = `48px ${style.fontFamily}`;
+      context.textBaseline = 'top';
+      context.fillText('✨', 4, 4);
+      const { data } = context.getImageData(0, 0, 64, 64);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+        if (a > 128 && Math.max(r, g, b) - Math.min(r, g, b) > 64) count++;
+      }
+      return count;
+    });
+    assert.ok(coloured > 50, `coloured pixels of ✨: ${coloured}`);
+  } finally {
+    await page.close();
+  }
+});
