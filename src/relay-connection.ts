@@ -106,7 +106,10 @@ export class RelayConnection implements RelayConnector {
   #discovering: Element | null = null;
   /** Cancels the discovery's waits and its probe request. */
   #discovery = new AbortController();
-  /** True until a WebSocket probe failed: from then on the relay port is probed by fetch. */
+  /**
+   * Whether the next probe is a WebSocket: not after one that did not open (until a fetch finds the
+   * port listening again), so a page without a relay fails at most one socket.
+   */
   #probeBySocket = true;
   /** {@link keepLooking}'s question, its next check, and when it last re-created the widget. */
   #anyOn: (() => boolean) | null = null;
@@ -285,8 +288,9 @@ export class RelayConnection implements RelayConnector {
    * Whether something listens on the relay port; cancelled by a disconnect. Sent from the widget's
    * document: the page's CSP may allow only ws: to the relay, and the widget frame carries the
    * local-network permissions the page delegates to it. A WebSocket first (a relay accepts it and
-   * nothing is logged; a relay of another origin accepts it too, as the widget would find); once one
-   * failed, a fetch (anything listening answers, the relay's 426 included; a closed port rejects).
+   * nothing is logged; a relay of another origin accepts it too, as the widget would find); after one
+   * that did not open, a fetch (anything listening answers, the relay's 426 included; a closed port
+   * rejects) until a fetch is answered.
    */
   #probe(frame: HTMLIFrameElement, signal: AbortSignal): Promise<boolean> {
     let context = this.#win as Window & typeof globalThis;
@@ -303,7 +307,7 @@ export class RelayConnection implements RelayConnector {
       ? this.#openSocket(context, timeout.signal)
       : context
         .fetch(`http://127.0.0.1:${this.#port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: timeout.signal })
-        .then(() => true, () => false);
+        .then(() => (this.#probeBySocket = true), () => false);
     return answered.then((yes) => yes && !signal.aborted).finally(() => {
       this.#clock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -318,14 +322,12 @@ export class RelayConnection implements RelayConnector {
         signal.removeEventListener('abort', cancel);
         socket.onopen = socket.onerror = null;
         socket.close();
+        this.#probeBySocket = opened;
         resolve(opened);
       };
       const cancel = () => done(false);
       socket.onopen = () => done(true);
-      socket.onerror = () => {
-        this.#probeBySocket = false;
-        done(false);
-      };
+      socket.onerror = cancel;
       if (signal.aborted) cancel();
       else signal.addEventListener('abort', cancel, { once: true });
     });
