@@ -2,7 +2,8 @@
 # Installs what the tests and the demo need on a fresh Debian machine: Chromium, Go and Yaegi's
 # source from Debian (no browser or toolchain download), bubblewrap (the Node runner's sandbox:
 # without it the runner runs no command), Noto CJK (without a Japanese font the playground's
-# Japanese UI renders as empty boxes, in screenshots too), then the npm packages.
+# Japanese UI renders as empty boxes, in screenshots too), Noto Color Emoji (without it the slides'
+# `:sparkles:` is an empty box), then the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -12,6 +13,7 @@ command -v go >/dev/null 2>&1 || missing+=(golang-go)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 command -v prlimit >/dev/null 2>&1 || missing+=(util-linux)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || missing+=(fonts-noto-color-emoji)
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq

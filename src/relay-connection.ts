@@ -7,7 +7,11 @@
  * - Chromium delays every new WebSocket of a page by 1–5 s once that page's process has seen about
  *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
  *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
- *   answers HTTP on the relay port: no failed WebSocket, and a relay started later is reached at once;
+ *   listens on the relay port: at most one failed WebSocket, and a relay started later is reached at once;
+ * - the relay answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
+ *   console error ("Failed to load resource"), so a page probing it over HTTP shows red where all
+ *   went well. The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
+ *   only once that failed do later checks fetch (a failed fetch is not counted by the throttle);
  * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
  *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
  *   here re-checks that the connection is still wanted, and a widget that appears while it is not is
@@ -41,7 +45,7 @@ export interface RelayConnector {
   /** True once the widget asked for the tool list since it was last (re)created: it reached a relay. */
   isConnected(): boolean;
   /**
-   * `probe` discovery: when no relay answered yet and something answers HTTP on the relay port,
+   * `probe` discovery: when no relay answered yet and something listens on the relay port,
    * tells the widget to connect (a widget told before that reached nothing is re-created). Resolves
    * true when it told it. Does nothing in `widget` discovery.
    */
@@ -102,6 +106,11 @@ export class RelayConnection implements RelayConnector {
   #discovering: Element | null = null;
   /** Cancels the discovery's waits and its probe request. */
   #discovery = new AbortController();
+  /**
+   * Whether the next probe is a WebSocket: not after one that did not open (until a fetch finds the
+   * port listening again), so a page without a relay fails at most one socket.
+   */
+  #probeBySocket = true;
   /** {@link keepLooking}'s question, its next check, and when it last re-created the widget. */
   #anyOn: (() => boolean) | null = null;
   #look: TimerHandle = null;
@@ -276,15 +285,17 @@ export class RelayConnection implements RelayConnector {
   }
 
   /**
-   * Anything listening answers (the relay's WebSocket server says 426); a closed port rejects. A
-   * failed fetch does not count towards the WebSocket throttle. Sent from the widget's document:
-   * the page's CSP may allow only ws: to the relay, and the widget frame carries the local-network
-   * permissions the page delegates to it. Cancelled by a disconnect.
+   * Whether something listens on the relay port; cancelled by a disconnect. Sent from the widget's
+   * document: the page's CSP may allow only ws: to the relay, and the widget frame carries the
+   * local-network permissions the page delegates to it. A WebSocket first (a relay accepts it and
+   * nothing is logged; a relay of another origin accepts it too, as the widget would find); after one
+   * that did not open, a fetch (anything listening answers, the relay's 426 included; a closed port
+   * rejects) until a fetch is answered.
    */
-  #probe(frame: HTMLIFrameElement, signal: AbortSignal) {
-    let context: Window = this.#win;
+  #probe(frame: HTMLIFrameElement, signal: AbortSignal): Promise<boolean> {
+    let context = this.#win as Window & typeof globalThis;
     try {
-      if (frame.contentWindow?.fetch) context = frame.contentWindow;
+      if (frame.contentWindow?.fetch) context = frame.contentWindow as Window & typeof globalThis;
     } catch {
       // another origin: probe from the page
     }
@@ -292,13 +303,34 @@ export class RelayConnection implements RelayConnector {
     const timer = this.#clock.setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
     const onAbort = () => timeout.abort();
     signal.addEventListener('abort', onAbort, { once: true });
-    return context
-      .fetch(`http://127.0.0.1:${this.#port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: timeout.signal })
-      .then(() => !signal.aborted, () => false)
-      .finally(() => {
-        this.#clock.clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      });
+    const answered = this.#probeBySocket
+      ? this.#openSocket(context, timeout.signal)
+      : context
+        .fetch(`http://127.0.0.1:${this.#port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: timeout.signal })
+        .then(() => (this.#probeBySocket = true), () => false);
+    return answered.then((yes) => yes && !signal.aborted).finally(() => {
+      this.#clock.clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    });
+  }
+
+  /** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */
+  #openSocket(context: typeof globalThis, signal: AbortSignal) {
+    return new Promise<boolean>((resolve) => {
+      const socket = new context.WebSocket(`ws://127.0.0.1:${this.#port}/`);
+      const done = (opened: boolean) => {
+        signal.removeEventListener('abort', cancel);
+        socket.onopen = socket.onerror = null;
+        socket.close();
+        this.#probeBySocket = opened;
+        resolve(opened);
+      };
+      const cancel = () => done(false);
+      socket.onopen = () => done(true);
+      socket.onerror = cancel;
+      if (signal.aborted) cancel();
+      else signal.addEventListener('abort', cancel, { once: true });
+    });
   }
 }
 

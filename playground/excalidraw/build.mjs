@@ -4,16 +4,15 @@
 //   excalidraw.css      the page's layout and Excalidraw's own stylesheet (./excalidraw.css imports it)
 //   assets/             the fonts Excalidraw's CSS names (Assistant, the UI font)
 //   fonts/              the fonts Excalidraw loads for the canvas, found through
-//                       window.EXCALIDRAW_ASSET_PATH (set to /excalidraw/ by asset-path.ts);
-//                       Xiaolai (13 MB, CJK hand-drawn) is left out: CJK text falls back to a system font
+//                       window.EXCALIDRAW_ASSET_PATH (set to /excalidraw/ by asset-path.ts), all
+//                       of them: Xiaolai (13 MB, CJK hand-drawn) too, since Excalidraw asks for it
+//                       whenever Japanese text is drawn (a missing one is a 404 in the console);
+//                       it is split by unicode-range, so a page fetches only the pieces it draws
 // Nothing is fetched from another host: Excalidraw's last-resort font URL (esm.sh) is rewritten to the
 // page's own asset path, and the app's build fails if that pattern is not found exactly once.
 import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-
-/** Font folders of Excalidraw not copied. */
-export const LEFT_OUT_FONTS = ['Xiaolai'];
 
 /** Excalidraw's CDN fallback for fonts: a static class field holding a template literal. */
 export const CDN_FALLBACK = /`https:\/\/esm\.sh\/\$\{(\w+)\.PKG_NAME\?`\$\{\1\.PKG_NAME\}@\$\{\1\.PKG_VERSION\}`:"@excalidraw\/excalidraw"\}\/dist\/prod\/`/g;
@@ -90,8 +89,5 @@ export async function build({ esbuild, browserOptions, outdir, root }) {
     }
   }
   const fonts = join(excalidrawDist(root), 'fonts');
-  await cp(fonts, join(outdir, 'fonts'), {
-    recursive: true,
-    filter: (path) => !LEFT_OUT_FONTS.some((name) => path === join(fonts, name) || path.startsWith(join(fonts, name) + '/')),
-  });
+  await cp(fonts, join(outdir, 'fonts'), { recursive: true });
 }

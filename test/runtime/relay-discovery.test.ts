@@ -1,9 +1,13 @@
 import { expect } from '@open-wc/testing';
 import { createRelayConnector } from '../../src/relay-connection.js';
-import { FakeLoader } from './helpers.js';
+import { FakeClock, FakeLoader } from './helpers.js';
 
-/** A same-origin frame standing in for the relay widget, with its fetch replaced. */
-async function fakeWidget(answers: boolean) {
+/**
+ * A same-origin frame standing in for the relay widget, its WebSocket and fetch replaced: a relay
+ * listens (the socket opens, the fetch answers 426) or nothing does (both fail).
+ */
+async function fakeWidget(listening: boolean) {
+  let answers = listening;
   const frame = document.createElement('iframe');
   frame.dataset.webmcpRelay = '1';
   frame.src = '/package.json';
@@ -11,15 +15,29 @@ async function fakeWidget(answers: boolean) {
   document.body.append(frame);
   await loaded;
   const probes: string[] = [];
-  const win = frame.contentWindow as Window & { fetch: typeof fetch };
+  const closed: string[] = [];
+  const win = frame.contentWindow as Window & { fetch: typeof fetch; WebSocket: unknown };
   win.fetch = async (input: RequestInfo | URL) => {
-    probes.push(String(input));
+    probes.push(`fetch ${String(input)}`);
     if (!answers) throw new TypeError('Failed to fetch');
     return new Response(null, { status: 426 });
   };
+  win.WebSocket = class {
+    onopen: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    constructor(readonly url: string) {
+      probes.push(`socket ${url}`);
+      setTimeout(() => (answers ? this.onopen?.() : this.onerror?.()));
+    }
+    close() {
+      closed.push(this.url);
+    }
+  };
   const messages: unknown[] = [];
   win.addEventListener('message', (event) => messages.push(event.data));
-  return { frame, probes, messages };
+  /** Starts (true) or stops (false) the relay standing in. */
+  const listen = (on: boolean) => void (answers = on);
+  return { frame, probes, closed, messages, listen };
 }
 
 describe('finding a relay started after the page', () => {
@@ -37,9 +55,37 @@ describe('finding a relay started after the page', () => {
     await relay.connect();
     const widget = await fakeWidget(false);
     expect(await relay.discover()).to.equal(false);
-    expect(widget.probes).to.deep.equal(['http://127.0.0.1:9/']);
     await new Promise((r) => setTimeout(r, 20));
     expect(widget.messages).to.deep.equal([]);
+  });
+
+  it('[RELAY-5] the first probe is one WebSocket, closed once answered; after it failed, the port is fetched until a fetch is answered', async () => {
+    const clock = new FakeClock();
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe', clock });
+    await relay.connect();
+    const widget = await fakeWidget(false);
+    expect(await relay.discover()).to.equal(false);
+    expect(await relay.discover()).to.equal(false);
+    expect(await relay.discover()).to.equal(false);
+    // One failed WebSocket at most: the throttle counts them, a failed fetch it does not.
+    expect(widget.probes).to.deep.equal(['socket ws://127.0.0.1:9/', 'fetch http://127.0.0.1:9/', 'fetch http://127.0.0.1:9/']);
+    expect(widget.closed).to.deep.equal(['ws://127.0.0.1:9/']);
+    // A relay started later is found by a fetch; the next probe (after a switch off and on) is a socket again.
+    widget.listen(true);
+    expect(await relay.discover()).to.equal(true);
+    // The widget told reached nothing within 10 s: the port is probed again, by a socket.
+    clock.advance(10_001);
+    await relay.discover();
+    expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
+    relay.disconnect();
+    widget.frame.remove();
+    const running = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    await running.connect();
+    const live = await fakeWidget(true);
+    expect(await running.discover()).to.equal(true);
+    // A relay running is found by the socket alone: no HTTP request, whose 426 the browser logs as an error.
+    expect(live.probes).to.deep.equal(['socket ws://127.0.0.1:9/']);
+    expect(live.closed).to.deep.equal(['ws://127.0.0.1:9/']);
   });
 
   it('[RELAY-5] the relay port answers: the widget is told to connect, once', async () => {
