@@ -99,10 +99,15 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     if (before) return before;
     const invalid = operation.validate(input);
     if (invalid) return invalid;
-    let ctx = await prepare(operation, input, call);
-    if (isFailure(ctx)) return ctx;
-    const afterPrepare = stopped(hooks, call);
-    if (afterPrepare) return afterPrepare;
+    // No `prepare`: no await, so nothing can have changed since the look above, and the look after
+    // it is left out too (NAT-1: the hop and the switch's storage read cost every call of such an operation).
+    let ctx: unknown;
+    if (definition.prepare) {
+      ctx = await prepare(operation, input, call);
+      if (isFailure(ctx)) return ctx;
+      const afterPrepare = stopped(hooks, call);
+      if (afterPrepare) return afterPrepare;
+    }
     let done: (() => void) | null = null;
     if (definition.confirmation && !hooks.skipsConfirmation()) {
       const content = definition.confirmation(input, ctx);
