@@ -1,11 +1,11 @@
 /**
  * One tool session's operations once its switch is on or a call arrives (part of the on-demand
- * part, see `on-demand.ts`): the schemas compiled once, every call through {@link runCall} into the
+ * part, see `on-demand.ts`): the schemas compiled once, every call through the call path (`call.ts`) into the
  * log, and the registration in the model context. The session itself (`tool-session.ts`) keeps
  * the status and the permission.
  * @module
  */
-import { compileOperation, runCall, serialize } from './call.js';
+import { compileOperation, outcomeOf, serialize, settleCall } from './call.js';
 import type { Clock } from './clock.js';
 import type { BatchApproval, PageConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
@@ -93,7 +93,7 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
     try {
       let receipt: Receipt | undefined;
       let batch: BatchApproval | undefined;
-      const { result, json, undo } = await runCall(operation, input, {
+      const { result, json, undo } = outcomeOf(await settleCall(operation, input, {
         // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
         isEnabled,
         skipsConfirmation,
@@ -112,7 +112,7 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
           }
           return answer.done;
         },
-      }, { signal });
+      }, { signal }));
       const time = clock.now();
       // An agent's call (not the page's own) has its log texts written a moment later (log-entry.ts).
       const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }, via !== 'page'));
