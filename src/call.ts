@@ -61,7 +61,21 @@ export interface CallOutcome {
  * const { json } = await runCall(compileOperation(definition), { path: 'a.txt' }, hooks, { signal });
  */
 export async function runCall(operation: CompiledOperation, input: unknown, hooks: CallHooks, options: CallOptions = {}): Promise<CallOutcome> {
-  const { value, undo } = splitUndo(await settle(operation, input, hooks, { signal: options.signal ?? new AbortController().signal }));
+  return outcomeOf(await settleCall(operation, input, hooks, options));
+}
+
+/**
+ * {@link runCall} in its two halves, for the session's call (`session-operations.ts`), which awaits
+ * the first itself: one async layer less per call (NAT-1, each costs a promise and a microtask hop).
+ * Never rejects.
+ */
+export function settleCall(operation: CompiledOperation, input: unknown, hooks: CallHooks, options: CallOptions = {}): Promise<unknown> {
+  return settle(operation, input, hooks, { signal: options.signal ?? new AbortController().signal });
+}
+
+/** The second half of {@link runCall}: what `execute` (or a failure) resolved to, as the outcome. */
+export function outcomeOf(settled: unknown): CallOutcome {
+  const { value, undo } = splitUndo(settled);
   const outcome = serialize(value);
   return { ...outcome, undo: outcome.result === value ? undo : null };
 }
@@ -99,10 +113,15 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     if (before) return before;
     const invalid = operation.validate(input);
     if (invalid) return invalid;
-    let ctx = await prepare(operation, input, call);
-    if (isFailure(ctx)) return ctx;
-    const afterPrepare = stopped(hooks, call);
-    if (afterPrepare) return afterPrepare;
+    // No `prepare`: no await, so nothing can have changed since the look above, and the look after
+    // it is left out too (NAT-1: the hop and the switch's storage read cost every call of such an operation).
+    let ctx: unknown;
+    if (definition.prepare) {
+      ctx = await prepare(operation, input, call);
+      if (isFailure(ctx)) return ctx;
+      const afterPrepare = stopped(hooks, call);
+      if (afterPrepare) return afterPrepare;
+    }
     let done: (() => void) | null = null;
     if (definition.confirmation && !hooks.skipsConfirmation()) {
       const content = definition.confirmation(input, ctx);

@@ -1,11 +1,11 @@
 /**
  * One tool session's operations once its switch is on or a call arrives (part of the on-demand
- * part, see `on-demand.ts`): the schemas compiled once, every call through {@link runCall} into the
+ * part, see `on-demand.ts`): the schemas compiled once, every call through the call path (`call.ts`) into the
  * log, and the registration in the model context. The session itself (`tool-session.ts`) keeps
  * the status and the permission.
  * @module
  */
-import { compileOperation, runCall, serialize } from './call.js';
+import { compileOperation, outcomeOf, serialize, settleCall } from './call.js';
 import type { Clock } from './clock.js';
 import type { BatchApproval, PageConfirmationQueue } from './confirmation-queue.js';
 import type { AnyOperationDefinition } from './definition.js';
@@ -81,46 +81,47 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
   // The registration being withdrawn while its calls answer; a new one waits for it.
   let withdrawing: Promise<void> = Promise.resolve();
 
-  const call: SessionOperations['call'] = async (name, input, options) => {
+  // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
+  const skipsConfirmation = () => permission.skipsConfirmation() && consent.trustsSkip(tool);
+
+  // One async function rather than a counting wrapper around another (NAT-1: every promise and
+  // microtask hop of an agent's call counts through the browser's executeTool).
+  const call: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
+    const operation = operations.get(name);
+    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     inFlight++;
     try {
-      return await callNow(name, input, options);
+      let receipt: Receipt | undefined;
+      let batch: BatchApproval | undefined;
+      const { result, json, undo } = outcomeOf(await settleCall(operation, input, {
+        // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
+        isEnabled,
+        skipsConfirmation,
+        async confirm(request) {
+          // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
+          const retryAfterMs = confirmations.refusal(tool, request.name, input);
+          if (retryAfterMs > 0) return { retryAfterMs };
+          const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
+          if (!answer) return null;
+          receipt = answer.receipt;
+          batch = answer.batch;
+          // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
+          if (answer.skipFuture) {
+            if (receipt) consent.keepSkip(tool, receipt);
+            permission.skipConfirmations();
+          }
+          return answer.done;
+        },
+      }, { signal }));
+      const time = clock.now();
+      // An agent's call (not the page's own) has its log texts written a moment later (log-entry.ts).
+      const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }, via !== 'page'));
+      // UNDO-1: the row owns the step from here; the agent's answer never carries it.
+      if (undo) keeper.keep(entry, undo);
+      return { result, json };
     } finally {
       if (--inFlight === 0) for (const resolve of waiting.splice(0)) resolve();
     }
-  };
-
-  const callNow: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
-    const operation = operations.get(name);
-    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
-    let receipt: Receipt | undefined;
-    let batch: BatchApproval | undefined;
-    const { result, json, undo } = await runCall(operation, input, {
-      // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
-      isEnabled,
-      // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
-      skipsConfirmation: () => permission.skipsConfirmation() && consent.trustsSkip(tool),
-      async confirm(request) {
-        // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
-        const retryAfterMs = confirmations.refusal(tool, request.name, input);
-        if (retryAfterMs > 0) return { retryAfterMs };
-        const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
-        if (!answer) return null;
-        receipt = answer.receipt;
-        batch = answer.batch;
-        // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
-        if (answer.skipFuture) {
-          if (receipt) consent.keepSkip(tool, receipt);
-          permission.skipConfirmations();
-        }
-        return answer.done;
-      },
-    }, { signal });
-    const time = clock.now();
-    const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }));
-    // UNDO-1: the row owns the step from here; the agent's answer never carries it.
-    if (undo) keeper.keep(entry, undo);
-    return { result, json };
   };
 
   return {

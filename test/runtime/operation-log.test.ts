@@ -72,6 +72,32 @@ describe('operation log memory', () => {
     expect(last).to.include({ status: 'success', code: null });
   });
 
+  it('[LOG-3] [LOG-4] an agent\'s call, whose texts are written after it answered, shows the same row as a page call', () => {
+    const calls = [
+      { time: 1, tool: 't', name: 't_read', args: { path: 'a.md', text: '# A\n"b"' }, result: succeed({ contents: 'x'.repeat(20_000) }), via: 'webmcp' as const },
+      { time: 2, tool: 't', name: 't_read', args: { get path(): string { throw new Error('no access'); } }, result: fail('invalid_input', 'bad path'), via: 'relay' as const },
+    ];
+    for (const call of calls) {
+      const now = describeCall(call);
+      const later = describeCall(call, true);
+      expect(JSON.stringify(later)).to.equal(JSON.stringify(now));
+      for (const field of ['args', 'result', 'argsSummary', 'resultSummary'] as const) {
+        expect({ text: later[field].text, truncated: later[field].truncated }, field).to.deep.equal({ ...now[field] });
+      }
+    }
+  });
+
+  it('[SAFE-8] the texts of an agent\'s calls are written without being read once 16 rows wait, so their values go', () => {
+    let reads = 0;
+    const args = { get path(): string { reads++; return 'a.txt'; } };
+    const log = createOperationLog();
+    for (let i = 0; i < 32; i++) log.add(describeCall({ time: i, tool: 't', name: 't_read', args, result: succeed(), via: 'webmcp' }, true));
+    // Of 128 texts at most 63 still wait (other rows' too): at least 16 rows were written, each
+    // reading `path` twice (its full text and its summary), with no text read here.
+    expect(reads).to.be.at.least(32);
+    expect(log.getState().entries[0].argsSummary.text).to.equal('{"path":"a.txt"}');
+  });
+
   it('[SAFE-8] a value that cannot be read (a throwing getter) is logged as such; the call is not broken', () => {
     const log = createOperationLog();
     const args = { get path(): string { throw new Error('no access'); } };
