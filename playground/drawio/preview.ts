@@ -7,7 +7,7 @@
  */
 import {
   Client, Graph, ImageBox, InternalEvent, ModelXmlSerializer,
-  type AbstractGraph, type Cell, type ConnectionHandler, type EventObject, type FitPlugin, type Geometry, type Point,
+  type AbstractGraph, type Cell, type CellEditorHandler, type ConnectionHandler, type EventObject, type FitPlugin, type Geometry, type Point,
 } from '@maxgraph/core';
 import { checkDiagram, findModel, previewModel } from './diagram.js';
 import type { CanvasEdit, EditGeometry } from './write-back.js';
@@ -71,6 +71,9 @@ export function createDiagramPreview(
   graph.setDropEnabled(false);
   const connections = graph.getPlugin<ConnectionHandler>('ConnectionHandler');
   if (connections) connections.connectImage = new ImageBox(CONNECT_IMAGE, 16, 16);
+  // A label being edited is kept when the person clicks anywhere else, inside the canvas or not.
+  const cellEditor = graph.getPlugin<CellEditorHandler>('CellEditorHandler');
+  if (cellEditor) cellEditor.blurEnabled = true;
   // draw.io's look rather than maxGraph's blue defaults.
   const stylesheet = graph.getStylesheet();
   Object.assign(stylesheet.getDefaultVertexStyle(), { fillColor: '#ffffff', strokeColor: '#000000', fontColor: '#000000', fontSize: 12, fontFamily: 'Helvetica, Arial, sans-serif' });
