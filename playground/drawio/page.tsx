@@ -154,7 +154,7 @@ function Preview({ onCount }: { onCount(cells: number): void }) {
     <>
       <p id="preview-error" className="xml-error" aria-live="polite" hidden={error === null}>{error}</p>
       <p id="drawio-help" className="visually-hidden">
-        図のキャンバスはマウスで編集できます(移動、大きさの変更、接続、ダブルクリックでラベル)。キーボードでは XML エディタで編集します。
+        図のキャンバスはマウスで編集できます(移動、大きさの変更、接続、ダブルクリックでラベル、選んで Delete で削除)。キーボードでは XML エディタで編集します。
       </p>
       <div id="preview" ref={host} className="preview" role="figure" aria-label="図のキャンバス" aria-describedby="drawio-help" />
     </>

@@ -1,6 +1,6 @@
 /**
  * The diagram canvas: maxGraph (`@maxgraph/core`) renders the page's draw.io XML and lets a person
- * move, resize, connect and relabel cells with the mouse. The XML stays the source of truth;
+ * move, resize, connect, relabel and delete cells with the mouse (Delete removes what is selected). The XML stays the source of truth;
  * maxGraph only ever gets a safe copy of it (diagram.ts), and a person's edits leave the canvas as
  * {@link CanvasEdit}s by cell id, for write-back.ts to patch into the original XML.
  * @module
@@ -86,6 +86,17 @@ export function createDiagramPreview(
 
   const fit = graph.getPlugin<FitPlugin>('fit');
   if (fit) fit.maxFitScale = 1;
+
+  // Delete (or Backspace) removes the selected cells and their edges. The canvas takes focus when
+  // pressed (it is not a tab stop: the XML editor is the keyboard's way), so these keys never
+  // reach it while a person types elsewhere.
+  container.tabIndex = -1;
+  container.addEventListener('pointerdown', () => container.focus({ preventScroll: true }));
+  container.addEventListener('keydown', (event) => {
+    if ((event.key !== 'Delete' && event.key !== 'Backspace') || graph.isEditing() || graph.isSelectionEmpty()) return;
+    event.preventDefault();
+    graph.removeCells(graph.getSelectionCells(), true);
+  });
 
   const dataModel = graph.getDataModel();
   // A new cell (a connection) gets an id neither the canvas nor the original XML has: the

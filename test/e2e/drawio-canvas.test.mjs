@@ -217,3 +217,33 @@ test('[SHAPE-7] [DRW-1] what the canvas leaves out (an image URL of another orig
   assert.match(after, /<UserObject id="wrapped" label="包みの新しい名前" link="https:\/\/example.com\/x" tooltip="説明">/);
   assert.match(after, /image=https:\/\/example.com\/a.png;/);
 });
+
+test('[DRW-1] a selected cell removed by Delete on the canvas is gone from drawio_read, with its edge', async () => {
+  await agentWrites(model(`${box('a', '消す箱', 40, 40)}${box('b', '残る箱', 300, 40)}<mxCell id="ab" edge="1" parent="1" source="a" target="b"><mxGeometry relative="1" as="geometry"/></mxCell>`));
+  await waitFor(async () => (await cellCount(page)) === '3', 5000, 'the diagram drawn');
+  const shape = await cellBox('消す箱');
+  await page.mouse.click(shape.x + 15, shape.y + 15);
+  await page.keyboard.press('Delete');
+  await waitFor(async () => !('a' in (await readCells())), 5000, 'the cell gone from drawio_read');
+  const cells = await readCells();
+  assert.equal('ab' in cells, false, 'its edge went with it');
+  assert.equal(cells.b.label, '残る箱');
+  assert.equal(await cellCount(page), '1');
+});
+
+test('[DRW-2] a cell of a compressed diagram moved on the canvas: the page is written back uncompressed with the new geometry', async () => {
+  const inner = model(box('packed', '圧縮の箱', 40, 40));
+  const packed = await page.evaluate(async (xml) => {
+    const stream = new Blob([new TextEncoder().encode(encodeURIComponent(xml))]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    return btoa(String.fromCharCode(...new Uint8Array(await new Response(stream).arrayBuffer())));
+  }, inner);
+  await agentWrites(`<mxfile host="app.diagrams.net"><diagram id="c1" name="ページ1">${packed}</diagram></mxfile>`);
+  await waitFor(async () => (await cellCount(page)) === '1', 5000, 'the compressed diagram drawn');
+  const shape = await cellBox('圧縮の箱');
+  await drag({ x: shape.x + 15, y: shape.y + 15 }, { x: shape.x + 15, y: shape.y + 95 });
+  await waitFor(async () => (await readCells()).packed?.geometry.y !== undefined && (await readCells()).packed.geometry.y !== '40', 5000, 'the move in drawio_read');
+  const { xml } = await call(page, 'drawio_read', {});
+  assert.match(xml, /^<mxfile host="app.diagrams.net"><diagram id="c1" name="ページ1"><mxGraphModel>/);
+  assert.ok(!xml.includes(packed));
+  assert.equal((await readCells()).packed.geometry.x, '40');
+});
