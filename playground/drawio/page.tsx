@@ -1,7 +1,8 @@
 /**
  * The draw.io page: an XML editor (CodeMirror; applied while it is a diagram, an error shown while
- * it is not), a maxGraph canvas a person edits with the mouse, 「元に戻す」, and the shared document bar. The state and the operations
- * live in ./state.ts; this module shows them and turns a person's input into state changes.
+ * it is not), a maxGraph canvas a person edits with the mouse, 「元に戻す」, and the shared document
+ * bar. The state and the operations live in ./state.ts; this module shows them and turns a
+ * person's input into state changes.
  * @module
  */
 import { useEffect, useRef, useState } from 'react';
@@ -44,13 +45,15 @@ function XmlEditor({ xml, documentKey, disabled }: { xml: string; documentKey: s
     void drawio.setText(text, 'typing');
   };
 
+  // Another diagram opened: the editor starts over with its text, so nothing typed is pending. (A
+  // change from elsewhere to the same diagram replaces the editor's text, which calls onChange with
+  // the diagram's text: that clears what was pending there.)
   useEffect(() => {
-    // A change from elsewhere replaces the editor's text (the editor applies `xml`): what was typed is gone.
     clearTimeout(applyTimer.current);
     applyTimer.current = undefined;
     typed.current = null;
     setError(null);
-  }, [xml, documentKey]);
+  }, [documentKey]);
 
   // Leaving the page keeps an edit still resting, as a blur would.
   useEffect(() => () => {

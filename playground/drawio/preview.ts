@@ -1,13 +1,15 @@
 /**
  * The diagram canvas: maxGraph (`@maxgraph/core`) renders the page's draw.io XML and lets a person
- * move, resize, connect, relabel and delete cells with the mouse (Delete removes what is selected). The XML stays the source of truth;
- * maxGraph only ever gets a safe copy of it (diagram.ts), and a person's edits leave the canvas as
- * {@link CanvasEdit}s by cell id, for write-back.ts to patch into the original XML.
+ * move, resize, connect, relabel and delete cells with the mouse (Delete removes the selection).
+ * The XML stays the source of truth; maxGraph only ever gets a safe copy of it (diagram.ts), and a
+ * person's edits leave the canvas as {@link CanvasEdit}s by cell id, for write-back.ts to patch
+ * into the original XML. The person's keyboard path is the XML editor.
  * @module
  */
 import {
   Client, Graph, ImageBox, InternalEvent, ModelXmlSerializer,
-  type AbstractGraph, type Cell, type CellEditorHandler, type ConnectionHandler, type EventObject, type FitPlugin, type Geometry, type Point,
+  type AbstractGraph, type Cell, type CellEditorHandler, type ConnectionHandler, type EventObject, type FitPlugin,
+  type Geometry, type Point,
 } from '@maxgraph/core';
 import { checkDiagram, findModel, previewModel } from './diagram.js';
 import type { CanvasEdit, EditGeometry } from './write-back.js';
