@@ -21,7 +21,7 @@ import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } fr
 import { tags } from '@lezer/highlight';
 
 /** The modes the playground's editors use. */
-export type CodeLanguage = 'sql' | 'go' | 'javascript' | 'typescript' | 'json' | 'markdown';
+export type CodeLanguage = 'sql' | 'go' | 'javascript' | 'typescript' | 'json' | 'markdown' | 'xml';
 
 /** The `userEvent` of a write that did not come from the keyboard (an agent's, or another tab's). */
 export const AGENT_WRITE_EVENT = 'input.agent';
@@ -33,6 +33,7 @@ const LANGUAGES: Record<CodeLanguage, () => Promise<Extension>> = {
   typescript: () => import('@codemirror/lang-javascript').then((m) => m.javascript({ typescript: true })),
   json: () => import('@codemirror/lang-json').then((m) => m.json()),
   markdown: () => import('@codemirror/lang-markdown').then((m) => m.markdown()),
+  xml: () => import('@codemirror/lang-xml').then((m) => m.xml()),
 };
 
 /** Language support already loaded, so a new document of a known mode is highlighted at once. */
@@ -63,6 +64,8 @@ export function languageOfPath(path: string): CodeLanguage | undefined {
       return 'go';
     case 'sql':
       return 'sql';
+    case 'xml': case 'drawio':
+      return 'xml';
     default:
       return undefined;
   }
@@ -106,6 +109,8 @@ export interface CodeEditorProps {
   describedBy?: string;
   /** Not editable (e.g. while the saved text loads); the textbox says aria-disabled. */
   disabled?: boolean;
+  /** The text is not accepted as it is (the page shows why, e.g. in `describedBy`); the textbox says aria-invalid. */
+  invalid?: boolean;
   /** Identifies the open document: a new key starts a fresh state (text and undo history). */
   documentKey?: string;
   /** Extra keys, taking precedence over the editor's own (e.g. Mod-Enter runs). */
@@ -156,7 +161,7 @@ const theme = EditorView.theme({
  *   keys={[{ key: 'Mod-Enter', run: () => (void page.runEditor(), true) }]} />
  */
 export function CodeEditor(props: CodeEditorProps) {
-  const { language, value, label, describedBy, disabled = false, documentKey, editorRef, className } = props;
+  const { language, value, label, describedBy, disabled = false, invalid = false, documentKey, editorRef, className } = props;
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // The latest props, read by the view's callbacks (which are created once).
@@ -170,6 +175,7 @@ export function CodeEditor(props: CodeEditorProps) {
     // The textbox is the editor's one tab stop; saying so lets checkers see the scroller's content is reachable.
     if (latest.current.disabled) attrs['aria-disabled'] = 'true';
     else attrs.tabindex = '0';
+    if (latest.current.invalid) attrs['aria-invalid'] = 'true';
     return EditorView.contentAttributes.of(attrs);
   };
   const access = (): Extension => [EditorState.readOnly.of(!!latest.current.disabled), EditorView.editable.of(!latest.current.disabled)];
@@ -274,7 +280,7 @@ export function CodeEditor(props: CodeEditorProps) {
       effects: [compartments.current.access.reconfigure(access()), compartments.current.attributes.reconfigure(attributes())],
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [label, describedBy, disabled]);
+  }, [label, describedBy, disabled, invalid]);
 
   useEffect(() => {
     setRef(editorRef, view.current);

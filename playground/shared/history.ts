@@ -7,7 +7,8 @@
 
 /**
  * Where a change came from: `typing` in the page's editor, another `user` action in the page
- * (a select, a rename), an `agent`'s operation, the page's `undo`, or a document `load`.
+ * (a select, a rename, an edit on the draw.io canvas), an `agent`'s operation, the page's `undo`,
+ * or a document `load`.
  */
 export type ChangeSource = 'typing' | 'user' | 'agent' | 'undo' | 'load';
 
