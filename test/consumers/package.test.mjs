@@ -3,7 +3,7 @@
 // `strict` and built with esbuild, (c) the relay command started from the project's folder
 // exactly as the README's MCP config says, with a real MCP client, and (d) a Vue 3 and (e) a
 // Svelte 5 app, each with types generated from the manifest, built, and driven through that relay.
-// Slow parts (pack ≈ 10 s, four installs from the npm cache ≈ 5 s each) run once, in `before`.
+// Slow parts (pack ≈ 10 s, four installs from the npm cache, at once ≈ 15 s) run once, in `before`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -235,11 +235,20 @@ async function driveThroughRelay(t, dir, deckName) {
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
   const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
-  const page = await browser.context.newPage();
+  // A browser of its own, so a fresh virtual authenticator: the shared one is one device for the
+  // whole context, every consumer page is on `localhost` (one WebAuthn RP ID whatever the port),
+  // each switch-on enrols a resident credential, and Chromium's virtual authenticator refuses a
+  // fourth one (NotAllowedError) — (a) and (c) have enrolled two by now.
+  const own = await launchBrowser();
+  const page = await own.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // Network refusals are not the app's errors: the favicon's 404, the relay port's 426 to the widget's probe.
-  page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && errors.push(message.text()));
+  const consoleLines = [];
+  page.on('console', (message) => {
+    consoleLines.push(`${message.type()}: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
   const heard = () => page.locator('#heard li').allTextContents();
   let freed = false;
   /** Starts `name` through the relay, answers its dialog with the button `action`, returns the answer. */
@@ -267,8 +276,13 @@ async function driveThroughRelay(t, dir, deckName) {
     const names = await waitFor(async () => {
       const listed = await relayedNames(client);
       return listed.length === 3 && listed;
-    }, 30_000, 'the slides operations through the relay').catch((error) => {
-      throw new Error(`${error.message}; the relay said:\n${relayLog}`);
+    }, 30_000, 'the slides operations through the relay').catch(async (error) => {
+      const state = await page.evaluate(() => ({
+        on: document.querySelector('ai-ops-switch')?.on, heard: document.querySelector('#heard')?.textContent,
+        alert: document.querySelector('ai-ops-switch')?.shadowRoot?.querySelector('[role="alert"]')?.textContent,
+        tools: navigator.modelContextTesting?.listTools().map((tool) => tool.name),
+      }));
+      throw new Error(`${error.message}; the page: ${JSON.stringify(state)}; the page's console:\n${consoleLines.join('\n')}\nthe relay said:\n${relayLog}`);
     });
     t.diagnostic(`switch click → 3 operations listed by the relay: ${Date.now() - started} ms`);
     assert.deepEqual(names, ['slides_read', 'slides_set_theme', 'slides_write']);
@@ -297,7 +311,7 @@ async function driveThroughRelay(t, dir, deckName) {
     assert.deepEqual((await heard()).sort(), [...expected].sort(), 'each ai-ops-* event reached the framework\'s handler once');
     assert.deepEqual(errors, []);
   } finally {
-    await page.close();
+    await own.close();
     await client.close().catch(() => {});
     await server.close();
     await rm(home, { recursive: true, force: true });
