@@ -1,8 +1,9 @@
 // PKG-1..PKG-4 from outside the repository: the `npm pack` tarball installed in fresh projects in a
 // temp folder, used by (a) a plain HTML page in Chromium, (b) a React 19 app type-checked under
-// `strict` and built with esbuild, and (c) the relay command started from the project's folder
-// exactly as the README's MCP config says, with a real MCP client. Slow parts (pack ≈ 10 s, two
-// installs from the npm cache ≈ 5 s each) run once, in `before`.
+// `strict` and built with esbuild, (c) the relay command started from the project's folder
+// exactly as the README's MCP config says, with a real MCP client, and (d) a Vue 3 and (e) a
+// Svelte 5 app, each with types generated from the manifest, built, and driven through that relay.
+// Slow parts (pack ≈ 10 s, four installs from the npm cache, at once ≈ 15 s) run once, in `before`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames } from '../e2e/harness.mjs';
+import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows } from '../e2e/harness.mjs';
 import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer } from './consumer.mjs';
 import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
 
@@ -30,7 +31,7 @@ async function readmeRelayConfig() {
   return JSON.parse(json).mcpServers['ai-ops'];
 }
 
-let work, tarball, plain, react, browser;
+let work, tarball, plain, react, vue, svelte, browser;
 const timings = {};
 
 before(async () => {
@@ -38,11 +39,13 @@ before(async () => {
   let started = Date.now();
   tarball = await packTarball(work);
   timings.packMs = Date.now() - started;
-  plain = await createConsumer({ tarball, fixture: 'plain' });
-  react = await createConsumer({
-    tarball, fixture: 'react',
-    extra: ['react', 'react-dom', '@types/react', '@types/react-dom', 'typescript', 'esbuild'].map(pinned),
-  });
+  // npm's cache is safe for concurrent installs; the four take the time of the slowest.
+  [plain, react, vue, svelte] = await Promise.all([
+    createConsumer({ tarball, fixture: 'plain' }),
+    createConsumer({ tarball, fixture: 'react', extra: ['react', 'react-dom', '@types/react', '@types/react-dom', 'typescript', 'esbuild'].map(pinned) }),
+    createConsumer({ tarball, fixture: 'vue', extra: ['vue', 'typescript', 'esbuild'].map(pinned) }),
+    createConsumer({ tarball, fixture: 'svelte', extra: ['svelte', 'typescript', 'esbuild'].map(pinned) }),
+  ]);
   started = Date.now();
   browser = await launchBrowser();
   timings.browserMs = Date.now() - started;
@@ -50,11 +53,11 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  for (const dir of [plain?.dir, react?.dir, work]) if (dir) await rm(dir, { recursive: true, force: true });
+  for (const dir of [plain?.dir, react?.dir, vue?.dir, svelte?.dir, work]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 test('[PKG-1] the tarball installs into a fresh project with none of this repository\'s devDependencies', async (t) => {
-  t.diagnostic(`npm run build + npm pack ${timings.packMs} ms; install (a) ${plain.installMs} ms, (b) ${react.installMs} ms`);
+  t.diagnostic(`npm run build + npm pack ${timings.packMs} ms; install (a) ${plain.installMs} ms, (b) ${react.installMs} ms, (d) ${vue.installMs} ms, (e) ${svelte.installMs} ms, at once`);
   const installed = await installedPackages(plain.dir);
   assert.ok(installed.includes('ai-ops'));
   // The relay brings its own MCP SDK, and @lit/react brings React's types: those two are the
@@ -189,6 +192,153 @@ test('[PKG-1] [PKG-3] (b) a React 19 app importing ai-ops/react and ai-ops/tools
     await page.close();
     await server.close();
   }
+});
+
+/** Runs a command of a consumer project (its node_modules/.bin), resolving with its exit and output. */
+async function runIn(dir, command, args) {
+  const result = await run(command, args, { cwd: dir, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: 'false' } }).catch((error) => error);
+  return { code: result.code ?? 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+/**
+ * The part of (d) and (e) before the browser: the package's `ai-ops-types` command, run from the
+ * project folder with `npx --no-install` (the installed package, as PKG-2's relay command), writes
+ * the framework's tag types from the installed manifest; `tsc` checks the app with them under
+ * `strict` and refuses `bad.ts` (a number for the switch's `tool`), so the types are what checks.
+ */
+async function generateAndTypeCheck(dir, framework, extraFiles = []) {
+  const generated = await runIn(dir, 'npx', ['--no-install', 'ai-ops-types', framework, '--out', `ai-ops-${framework}.d.ts`]);
+  assert.equal(generated.code, 0, generated.output);
+  const types = await readFile(join(dir, `ai-ops-${framework}.d.ts`), 'utf8');
+  for (const tag of ['ai-ops-switch', 'ai-ops-confirm', 'ai-ops-log']) assert.ok(types.includes(`'${tag}'`), `${tag} in the generated types`);
+  const tsc = join(dir, 'node_modules/.bin/tsc');
+  const typecheck = await runIn(dir, tsc, ['-p', 'tsconfig.json']);
+  assert.equal(typecheck.code, 0, `tsc failed:\n${typecheck.output}`);
+  const wrong = await runIn(dir, tsc, ['--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', 'bad.ts', `ai-ops-${framework}.d.ts`, ...extraFiles]);
+  assert.notEqual(wrong.code, 0, 'bad.ts type-checks: the generated types check nothing');
+  assert.match(wrong.output, /bad\.ts.*Type 'number' is not assignable to type 'string'/);
+}
+
+/**
+ * The part of (d) and (e) in the browser, the same for both apps (each renders the three raw tags
+ * for the slides tool, shows the deck's Markdown in `#markdown` and what its own listeners heard
+ * in `#heard`): the README's relay command started from the project folder, a real MCP client on
+ * it; the switch clicked registers the three operations; a read; a write approved and one declined
+ * in the dialog; the log's rows; and every `ai-ops-*` event reaching the framework's handlers.
+ */
+async function driveThroughRelay(t, dir, deckName) {
+  const server = await serveConsumer(dir);
+  const port = await freePort();
+  const { command, args } = await readmeRelayConfig();
+  const origin = args.indexOf('--widget-origin');
+  const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
+  const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
+  // A browser of its own, so a fresh virtual authenticator: the shared one is one device for the
+  // whole context, every consumer page is on `localhost` (one WebAuthn RP ID whatever the port),
+  // each switch-on enrols a resident credential, and Chromium's virtual authenticator refuses a
+  // fourth one (NotAllowedError) — (a) and (c) have enrolled two by now.
+  const own = await launchBrowser();
+  const page = await own.context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // Network refusals are not the app's errors: the favicon's 404, the relay port's 426 to the widget's probe.
+  const consoleLines = [];
+  page.on('console', (message) => {
+    consoleLines.push(`${message.type()}: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  const heard = () => page.locator('#heard li').allTextContents();
+  let freed = false;
+  /** Starts `name` through the relay, answers its dialog with the button `action`, returns the answer. */
+  const answered = async (name, input, action) => {
+    await page.bringToFront();
+    const pending = callRelay(client, name, input);
+    const dialog = confirmDialog(page);
+    await dialog.getByRole('heading', { name: `スライド「${deckName}」の全文を置き換える` }).waitFor({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: action }).click();
+    const answer = await pending;
+    await waitFor(async () => (await page.locator('ai-ops-confirm dialog[open]').count()) === 0, 10_000, 'the dialog to close');
+    return answer;
+  };
+  try {
+    let relayLog = '';
+    transport.stderr.on('data', (chunk) => (relayLog += chunk));
+    await client.connect(transport);
+    await page.goto(`${server.origin}/?relayPort=${port}`);
+    await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor();
+    assert.equal(await page.locator('h1').textContent(), deckName);
+    assert.deepEqual(await relayedNames(client), []);
+
+    let started = Date.now();
+    await clickSwitch(page, 'slides');
+    const names = await waitFor(async () => {
+      const listed = await relayedNames(client);
+      return listed.length === 3 && listed;
+    }, 30_000, 'the slides operations through the relay').catch(async (error) => {
+      const state = await page.evaluate(() => ({
+        on: document.querySelector('ai-ops-switch')?.on, heard: document.querySelector('#heard')?.textContent,
+        alert: document.querySelector('ai-ops-switch')?.shadowRoot?.querySelector('[role="alert"]')?.textContent,
+        tools: navigator.modelContextTesting?.listTools().map((tool) => tool.name),
+      }));
+      throw new Error(`${error.message}; the page: ${JSON.stringify(state)}; the page's console:\n${consoleLines.join('\n')}\nthe relay said:\n${relayLog}`);
+    });
+    t.diagnostic(`switch click → 3 operations listed by the relay: ${Date.now() - started} ms`);
+    assert.deepEqual(names, ['slides_read', 'slides_set_theme', 'slides_write']);
+
+    const read = await callRelay(client, 'slides_read');
+    assert.equal(read.isError, false, JSON.stringify(read.result));
+    assert.equal(read.env.markdown, '# Hello\n\n---\n\n# World');
+
+    const markdown = '# From the agent\n\n---\n\n# Two\n\n---\n\n# Three\n';
+    started = Date.now();
+    const written = await answered('slides_write', { markdown }, '置き換える');
+    t.diagnostic(`slides_write call → dialog → approved → answered: ${Date.now() - started} ms`);
+    assert.equal(written.isError, false, JSON.stringify(written.result));
+    assert.equal(written.env.slideCount, 3);
+    assert.equal(await page.locator('#markdown').textContent(), markdown, 'the framework re-rendered the deck');
+    const declined = await answered('slides_write', { markdown: '# Not this\n' }, 'やめる');
+    assert.equal(declined.env.error.code, 'declined');
+    assert.equal(await page.locator('#markdown').textContent(), markdown);
+
+    const rows = await readLogRows(page, 'slides');
+    assert.deepEqual(rows.map((row) => row.name), ['slides_read', 'slides_write', 'slides_write']);
+
+    const expected = ['switch slides true', 'log true', 'approve slides_write', 'decline slides_write cancel'];
+    // The framework renders `#heard` after its handler ran: wait for that render.
+    await waitFor(async () => (await heard()).length >= expected.length, 10_000, 'the app to show what it heard');
+    assert.deepEqual((await heard()).sort(), [...expected].sort(), 'each ai-ops-* event reached the framework\'s handler once');
+    assert.deepEqual(errors, []);
+  } finally {
+    await own.close();
+    await client.close().catch(() => {});
+    await server.close();
+    await rm(home, { recursive: true, force: true });
+    // Waited for even when the test failed: a relay still on its way out would hold the port the
+    // next test's free-port probe may pick, and that test's page would talk to it.
+    freed = await waitFor(async () => (await freePort(port, port).catch(() => null)) === port, 10_000, 'the port').then(() => true, () => false);
+  }
+  assert.ok(freed, `relay port ${port} to be free again`);
+}
+
+test('[PKG-1] [PKG-3] (d) a Vue 3 app renders the three tags with h(), type-checks them with GlobalComponents generated from the manifest, and serves an agent through the relay: switch, confirmation, log and ai-ops-* events in Vue listeners', async (t) => {
+  await generateAndTypeCheck(vue.dir, 'vue');
+  const build = await runIn(vue.dir, join(vue.dir, 'node_modules/.bin/esbuild'), [
+    'app.ts', '--bundle', '--format=esm', '--minify', '--outfile=app.js', '--define:process.env.NODE_ENV="production"',
+    // Vue's bundler build asks the bundler for these feature flags.
+    '--define:__VUE_OPTIONS_API__=false', '--define:__VUE_PROD_DEVTOOLS__=false', '--define:__VUE_PROD_HYDRATION_MISMATCH_DETAILS__=false',
+  ]);
+  assert.equal(build.code, 0, build.output);
+  await driveThroughRelay(t, vue.dir, 'Vue deck');
+});
+
+test('[PKG-1] [PKG-3] (e) a Svelte 5 app compiled by svelte/compiler uses the three tags with onai-ops-* attributes, type-checks them with svelteHTML types generated from the manifest, and serves an agent through the relay', async (t) => {
+  await generateAndTypeCheck(svelte.dir, 'svelte', ['node_modules/svelte/svelte-html.d.ts']);
+  const build = await runIn(svelte.dir, process.execPath, ['build.mjs']);
+  assert.equal(build.code, 0, build.output);
+  assert.deepEqual(JSON.parse(build.output).warnings, [], 'the Svelte compiler had nothing to say about the markup');
+  await driveThroughRelay(t, svelte.dir, 'Svelte deck');
 });
 
 /**
