@@ -210,6 +210,18 @@ describe('runner: the change feed', () => {
       await Promise.all(Array.from({ length: 4200 }, (_, i) => writeFile(join(ws.workspace, `burst/${i}.js`), String(i))));
       assert.deepEqual(await heard(kept), walked(ws.workspace));
       assert.ok(kept.stats.walks > before, 'a burst past the bound walks');
+      // A directory removed and made again within a window that ends in a full walk (its inode
+      // number reused at once): what is written in it afterwards is still heard.
+      await rm(join(ws.workspace, 'burst'), { recursive: true });
+      await mkdir(join(ws.workspace, 'burst'));
+      const walksBefore = kept.stats.walks;
+      await Promise.all(Array.from({ length: 9000 }, (_, i) => writeFile(join(ws.workspace, `n${i}.js`), String(i))));
+      assert.deepEqual(await heard(kept), walked(ws.workspace));
+      const walksNow = kept.stats.walks;
+      assert.ok(walksNow > walksBefore, 'the window ended in a full walk');
+      await writeFile(join(ws.workspace, 'burst/after.js'), 'written after the walk');
+      assert.deepEqual(await heard(kept), walked(ws.workspace), 'the new burst/ is watched');
+      assert.equal(kept.stats.walks, walksNow, 'and heard from the feed, not by walking');
     } finally {
       kept.close();
       await removeWorkspace(ws.base);

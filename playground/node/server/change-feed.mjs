@@ -32,8 +32,8 @@ function queueLimit() {
  * Starts a change feed for `workspace` (a real path). Null where the platform has no fs.watch that
  * names files (it always does on Linux); the caller then walks every time.
  * @param {string} workspace
- * @returns {null | {watch(rel: string, ino: number): void, inode(rel: string): number|undefined,
- *   unwatchUnder(rel: string): void, keepOnly(rels: Set<string>): void,
+ * @returns {null | {watch(rel: string, ino: number): void,
+ *   unwatchUnder(rel: string): void, unwatchAll(): void,
  *   take(): Promise<Set<string>|null>, close(): void, readonly broken: boolean}}
  */
 export function createChangeFeed(workspace) {
@@ -72,9 +72,9 @@ export function createChangeFeed(workspace) {
     get broken() {
       return broken;
     },
-    /** Watches the directory at `rel` (inode `ino`, as the walk opened it), unless it already is. */
+    /** Watches the directory at `rel` (inode `ino`, as the walk opened it), in place of any watch of `rel`. */
     watch(rel, ino) {
-      if (broken || watchers.get(rel)?.ino === ino) return;
+      if (broken) return;
       close(rel);
       const path = rel ? `${workspace}/${rel}` : workspace;
       try {
@@ -95,15 +95,17 @@ export function createChangeFeed(workspace) {
         broken = true;
       }
     },
-    /** The inode the directory at `rel` was watched with (undefined: not watched). */
-    inode: (rel) => watchers.get(rel)?.ino,
     /** Stops watching `rel` and every directory under it (they are gone or replaced). */
     unwatchUnder(rel) {
       for (const key of [...watchers.keys()]) if (key === rel || key.startsWith(`${rel}/`)) close(key);
     },
-    /** After a full walk: stops watching what the walk did not enter. */
-    keepOnly(rels) {
-      for (const key of [...watchers.keys()]) if (!rels.has(key)) close(key);
+    /**
+     * Before a full walk, which watches every directory it enters anew: a watch kept from before
+     * may be of a directory removed since and made again under the same inode number (reused at
+     * once), which the kernel no longer reports anything of.
+     */
+    unwatchAll() {
+      for (const key of [...watchers.keys()]) close(key);
     },
     /**
      * Waits until every change made before the call has been heard, then answers the paths that
@@ -141,7 +143,7 @@ export function createChangeFeed(workspace) {
     },
     close() {
       broken = true;
-      for (const key of [...watchers.keys()]) close(key);
+      this.unwatchAll();
       fenceWatcher.close();
       rmSync(fenceDir, { recursive: true, force: true });
     },

@@ -278,13 +278,13 @@ export function createKeptFiles(workspace, { maxBytes = MAX_SNAPSHOT_BYTES, limi
   function fullWalk(keep) {
     stats.walks++;
     const ctx = { tree: new Map(), kept: new Map(), next: new Map(), dirs: new Set(), bytes: 0, overBytes: false, truncated: false, links: false };
+    feed?.unwatchAll();
     const root = openSync(workspace, DIR_FLAGS);
     try {
       walkDir(root, '', fstatSync(root).ino, ctx, keep);
     } finally {
       closeSync(root);
     }
-    feed?.keepOnly(ctx.dirs);
     cache = ctx.next;
     return publish(ctx, keep);
   }
