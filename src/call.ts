@@ -1,16 +1,113 @@
 /**
- * The path of one call (REG-4): switch → schema → `prepare` → switch → confirmation (unless
- * skipped) → switch → `prepare` again → switch → `execute`, with every exception turned into
- * `failed` (RES-4) and every outcome into a JSON envelope (RES-1). The switch (and the call's
- * cancellation signal) is read again at each arrow, because each step before it may wait: a
- * `prepare` that makes a round trip, a dialog the user leaves open (SAFE-1, NAT-2). It knows
- * nothing of switches or dialogs: the session's operations (`session-operations.ts`) hand it callbacks.
+ * One call, from the tool's registered `execute` to its envelope (REG-4, RES-1), in the on-demand
+ * part (`on-demand.ts`): a session's definitions compiled once (each schema, IN-1), each call run
+ * through the pipeline and logged, and the registration in the model context (REG-1). The session
+ * itself (`tool-session.ts`) keeps the status and the permission.
+ *
+ * The pipeline: switch → schema → `prepare` → switch → confirmation (unless skipped) → switch →
+ * `prepare` again → switch → `execute`, with every exception turned into `failed` (RES-4) and every
+ * outcome into a JSON envelope (RES-1). The switch (and the call's cancellation signal) is read
+ * again at each arrow, because each step before it may wait: a `prepare` that makes a round trip, a
+ * dialog the user leaves open (SAFE-1, NAT-2). The pipeline ({@link runCall}) knows nothing of
+ * switches or dialogs: the session's call ({@link createSessionOperations}) hands it callbacks.
+ *
+ * Input validation (IN-1, IN-2, IN-4) is here because neither the polyfill nor the relay validates
+ * (PLATFORM-NOTES): each schema is compiled once, and every call is checked before `prepare`.
  * @module
  */
-import type { AnyOperationDefinition, CallContext, ConfirmationContent } from './definition.js';
+import { Validator, type Schema } from '@cfworker/json-schema';
+import type { Clock } from './clock.js';
+import type { BatchApproval, PageConfirmationQueue } from './confirmation-queue.js';
+import type { ConsentGate } from './consent-gate.js';
+import type { Receipt } from './consent-proof.js';
+import { utf8ByteLength, type AnyOperationDefinition, type CallContext, type ConfirmationContent, type InputSchema, type UndoStep } from './definition.js';
+import { describeCall } from './log-entry.js';
+import { toCallToolResult, type ModelContextLike } from './model-context.js';
+import type { CallVia, OperationLogWriter } from './operation-log.js';
+import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail, isFailure, isSuccess, type OperationFailure, type OperationResult } from './result.js';
-import { splitUndo, type UndoStep } from './undo-step.js';
-import { compileInputValidator } from './validation.js';
+import type { UndoKeeper } from './undo-keeper.js';
+
+// ---- The schema (IN-1, IN-2, IN-4) ----
+
+/** Keywords whose violation means "over a limit" (`too_large`) rather than "malformed". */
+const SIZE_KEYWORDS = new Set(['maxLength', 'maxItems', 'maxProperties']);
+
+type SchemaNode = { [key: string]: unknown };
+
+/** Returns a validator for `schema`: null when the input is valid, else the failure to answer. */
+export function compileInputValidator(schema: InputSchema): (input: unknown) => OperationFailure | null {
+  const validator = new Validator(publishedSchema(schema) as Schema, '2020-12', false);
+  const byteCaps = hasByteCaps(schema);
+  return (input) => {
+    // The validator throws on `undefined` (not a JSON value); JSON has no such input either.
+    if (input === undefined) return fail(ErrorCode.invalidInput, 'the input must be a JSON value matching the schema, not undefined');
+    const result = validator.validate(input);
+    if (!result.valid) {
+      // The leaf errors say what is wrong; the "properties"/"items" wrappers only repeat them.
+      const leaves = result.errors.filter((e) => !['properties', 'items', 'allOf', 'prefixItems', '$ref'].includes(e.keyword));
+      const errors = leaves.length ? leaves : result.errors;
+      const onlySize = errors.every((e) => SIZE_KEYWORDS.has(e.keyword));
+      const message = errors.slice(0, 5).map((e) => `${e.instanceLocation.replace(/^#/, '') || '/'}: ${e.error}`).join('; ');
+      return fail(onlySize ? ErrorCode.tooLarge : ErrorCode.invalidInput, message);
+    }
+    if (byteCaps) {
+      const over = findOverByteCap(schema as SchemaNode, input, '');
+      if (over) return fail(ErrorCode.tooLarge, `${over.path}: ${over.bytes} bytes of UTF-8, over the limit of ${over.limit}`);
+    }
+    return null;
+  };
+}
+
+function hasByteCaps(schema: unknown): boolean {
+  return JSON.stringify(schema).includes('"maxBytes"');
+}
+
+function findOverByteCap(schema: SchemaNode, value: unknown, path: string): { path: string; bytes: number; limit: number } | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  if (typeof value === 'string' && typeof schema.maxBytes === 'number') {
+    // Every UTF-16 unit is at least one byte and at most three, so most strings are decided cheaply.
+    if (value.length > schema.maxBytes) return { path: path || '/', bytes: utf8ByteLength(value), limit: schema.maxBytes };
+    if (value.length * 3 > schema.maxBytes) {
+      const bytes = utf8ByteLength(value);
+      if (bytes > schema.maxBytes) return { path: path || '/', bytes, limit: schema.maxBytes };
+    }
+    return null;
+  }
+  if (Array.isArray(value) && typeof schema.items === 'object' && schema.items !== null) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findOverByteCap(schema.items as SchemaNode, value[i], `${path}/${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null && typeof schema.properties === 'object' && schema.properties !== null) {
+    const properties = schema.properties as Record<string, SchemaNode>;
+    for (const key of Object.keys(properties)) {
+      if (key in value) {
+        const found = findOverByteCap(properties[key], (value as Record<string, unknown>)[key], `${path}/${key}`);
+        if (found) return found;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The schema as agents see it: our `maxBytes` extension becomes the standard `maxLength` (a byte cap
+ * implies the same cap on characters), so strict validators on the client side meet no unknown keyword.
+ */
+export function publishedSchema(schema: InputSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema), (key, value) => {
+    if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.maxBytes === 'number') {
+      const { maxBytes, ...rest } = value as { maxBytes: number } & Record<string, unknown>;
+      return { ...rest, maxLength: Math.min(maxBytes, typeof rest.maxLength === 'number' ? rest.maxLength : Infinity) };
+    }
+    return value;
+  });
+}
+
+// ---- The pipeline (REG-4) ----
 
 /** What a call needs from its surroundings. */
 export interface CallHooks {
@@ -65,7 +162,7 @@ export async function runCall(operation: CompiledOperation, input: unknown, hook
 }
 
 /**
- * {@link runCall} in its two halves, for the session's call (`session-operations.ts`), which awaits
+ * {@link runCall} in its two halves, for the session's call ({@link createSessionOperations}), which awaits
  * the first itself: one async layer less per call (NAT-1, each costs a promise and a microtask hop).
  * Never rejects.
  */
@@ -166,4 +263,175 @@ export function serialize(value: unknown): { result: OperationResult; json: stri
     const failure = fail(ErrorCode.failed, `the result could not be serialised: ${describeError(error)}`);
     return { result: failure, json: JSON.stringify(failure) };
   }
+}
+
+/** True when `step` has the shape of an {@link UndoStep}. */
+function isUndoStep(step: unknown): step is UndoStep {
+  if (typeof step !== 'object' || step === null) return false;
+  const s = step as Partial<UndoStep>;
+  return Array.isArray(s.targets) && s.targets.length > 0 && s.targets.every((t) => typeof t === 'string') &&
+    typeof s.undo === 'function' && typeof s.bytes === 'number' && Number.isFinite(s.bytes) && s.bytes >= 0 &&
+    (s.changedSince === undefined || typeof s.changedSince === 'function');
+}
+
+/**
+ * Splits what `execute` resolved to into the envelope and its undo step. An envelope alone (it has
+ * `ok`) has no step; a wrapper's step is kept only with a successful envelope and a valid shape.
+ * @example splitUndo({ result: succeed(), undo }) // { value: { ok: true }, undo }
+ */
+export function splitUndo(value: unknown): { value: unknown; undo: UndoStep | null } {
+  if (typeof value !== 'object' || value === null || 'ok' in value || !('result' in value)) return { value, undo: null };
+  const { result, undo } = value as { result: unknown; undo?: unknown };
+  const ok = typeof result === 'object' && result !== null && (result as { ok?: unknown }).ok === true;
+  return { value: result, undo: ok && isUndoStep(undo) ? undo : null };
+}
+
+// ---- The session's call and its registration (REG-1, APP-1) ----
+
+/** What a session's operations need from the session. */
+export interface SessionOperationsDeps {
+  tool: string;
+  definitions: ReadonlyMap<string, AnyOperationDefinition>;
+  permission: PermissionStore;
+  /** False once the call may not go on: the switch is off or expired, or the page left (SAFE-1, APP-1). */
+  isEnabled(): boolean;
+  confirmations: PageConfirmationQueue;
+  log: OperationLogWriter;
+  clock: Clock;
+  /** The runtime's undo keeper: a logged row owns its call's undo step (UNDO-1). */
+  keeper: UndoKeeper;
+  /** The runtime's consent gate: whether a stored skip choice counts (UV-3). */
+  consent: ConsentGate;
+}
+
+/** Where and when a call entered the runtime. */
+export interface CallEntry {
+  signal?: AbortSignal;
+  /** Epoch ms of the call's arrival (the runtime's clock). */
+  arrivedAt: number;
+  /** The path it came by (AUDIT-1); default `page`. */
+  via?: CallVia;
+}
+
+/** One session's compiled operations, its call path and its registration. */
+export interface SessionOperations {
+  /**
+   * Calls an operation and logs it (a name that is none of the definitions answers `not_found`,
+   * unlogged). `arrivedAt` is when the call reached ai-ops: the 50 s of CONF-8 run from there (SAFE-2).
+   */
+  call(name: string, input: unknown, options: CallEntry): Promise<{ result: OperationResult; json: string }>;
+  /**
+   * Registers every operation in `modelContext` until `signal` aborts (REG-1), once a withdrawal
+   * still delivering its answers ({@link withdraw}) has ended, so no name is registered twice.
+   */
+  register(modelContext: ModelContextLike, signal: AbortSignal): Promise<void>;
+  /**
+   * Ends `registration` (switch-off or page left, APP-1) once every call of this tool in flight has
+   * answered: its declined confirmations and a call already executing deliver their envelope
+   * through the registration before it goes, rather than the transport's "Tool unregistered". With
+   * no call in flight it ends at once (SAFE-5). The runtime declines the waiting confirmations first.
+   */
+  withdraw(registration: AbortController | null): void;
+  /** Resolves once no call of this tool is in flight (at once when none is). */
+  settled(): Promise<void>;
+  /** True while a call of this tool is in flight. */
+  busy(): boolean;
+}
+
+/** Compiles the definitions' schemas (once) and returns the session's operations. */
+export function createSessionOperations(deps: SessionOperationsDeps): SessionOperations {
+  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper, consent } = deps;
+  const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
+
+  // APP-1: the calls in flight, and who waits for them to have answered.
+  let inFlight = 0;
+  let waiting: (() => void)[] = [];
+  const settled = () => new Promise<void>((resolve) => (inFlight ? waiting.push(resolve) : resolve()));
+  // The registration being withdrawn while its calls answer; a new one waits for it.
+  let withdrawing: Promise<void> = Promise.resolve();
+
+  // UV-3: where verification applies, only a skip choice whose receipt this page checked counts.
+  const skipsConfirmation = () => permission.skipsConfirmation() && consent.trustsSkip(tool);
+
+  // One async function rather than a counting wrapper around another (NAT-1: every promise and
+  // microtask hop of an agent's call counts through the browser's executeTool).
+  const call: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
+    const operation = operations.get(name);
+    if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    inFlight++;
+    try {
+      let receipt: Receipt | undefined;
+      let batch: BatchApproval | undefined;
+      const { result, json, undo } = outcomeOf(await settleCall(operation, input, {
+        // SAFE-1: a switch turned off (or a page left) says so at once; read at every step.
+        isEnabled,
+        skipsConfirmation,
+        async confirm(request) {
+          // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
+          const retryAfterMs = confirmations.refusal(tool, request.name, input);
+          if (retryAfterMs > 0) return { retryAfterMs };
+          const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
+          if (!answer) return null;
+          receipt = answer.receipt;
+          batch = answer.batch;
+          // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
+          if (answer.skipFuture) {
+            if (receipt) consent.keepSkip(tool, receipt);
+            permission.skipConfirmations();
+          }
+          return answer.done;
+        },
+      }, { signal }));
+      const time = clock.now();
+      // An agent's call (not the page's own) has its log texts written a moment later (log-entry.ts).
+      const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }, via !== 'page'));
+      // UNDO-1: the row owns the step from here; the agent's answer never carries it.
+      if (undo) keeper.keep(entry, undo);
+      return { result, json };
+    } finally {
+      if (--inFlight === 0) for (const resolve of waiting.splice(0)) resolve();
+    }
+  };
+
+  return {
+    call,
+    settled,
+    busy: () => inFlight > 0,
+    withdraw(registration) {
+      if (!registration) return;
+      if (!inFlight) return registration.abort();
+      // A task after the last answer, so the transport has passed it on before the tool goes.
+      withdrawing = settled()
+        .then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, 0)))
+        .then(() => registration.abort());
+    },
+    async register(modelContext, signal) {
+      // UV-3: a stored "on" (this tab's, another tab's, or written by a driving program) registers
+      // only with a valid receipt where verification applies; the gate throws the reason otherwise,
+      // and the session turns off with it.
+      await consent.admit(tool, permission);
+      await withdrawing;
+      if (signal.aborted) return;
+      // All together rather than one after another, so an agent listing the tools while they are
+      // being registered does not find a part of them for long.
+      await Promise.all([...operations].map(([name, { definition }]) =>
+        modelContext.registerTool(
+          {
+            name,
+            description: definition.description,
+            inputSchema: publishedSchema(definition.inputSchema),
+            // DEF-4, NAT-1: passed as written, even the hints the installed polyfill drops.
+            ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
+            // The browser's own API passes the call's signal (NAT-2); the polyfill passes none.
+            // The path is the third argument, passed by model-context.ts's registrars where the
+            // call entered; a registry that passes none says no more than the polyfill's does.
+            execute: async (args: unknown, options?: { signal?: AbortSignal }, via: CallVia = 'polyfill') => {
+              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now(), via });
+              return toCallToolResult(json, result.ok);
+            },
+          },
+          { signal },
+        )));
+    },
+  };
 }

@@ -6,7 +6,7 @@
  */
 import { at, systemClock, type Clock } from './clock.js';
 import type { ConfirmationContent } from './definition.js';
-import { createStore, type ReadableStore, type WritableStore } from './store.js';
+import { createStore, readableStore, type ReadableStore, type WritableStore } from './store.js';
 import type { ConsentGate } from './consent-gate.js';
 import { canonicalJson, type ConsentDescription, type Receipt } from './consent-proof.js';
 
@@ -63,6 +63,14 @@ export interface ConfirmationState {
   readonly queued: readonly ConfirmationRequest[];
 }
 
+/** How the user approved one request ({@link ConfirmationQueue.approve}). */
+export interface ApproveOptions {
+  /** 「このページでは今後尋ねない」 was checked (CONF-5); default false. */
+  skipFuture?: boolean;
+  /** 「承認を本人確認で守る」 was checked: verify this approval where verification does not apply yet (UV-2); default false. */
+  protect?: boolean;
+}
+
 /**
  * The answer a call receives: approved (with the callback that ends `running`, and the approval's
  * receipt where it was verified, UV-5), or null.
@@ -112,7 +120,7 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
    * Where the gate says verification applies (or `protect`, the user's 「承認を本人確認で守る」), the
    * request is `verifying` first and runs only with a receipt; a refused verification declines it (UV-1, UV-4).
    */
-  approve(id: number, options?: { skipFuture?: boolean; protect?: boolean }): void;
+  approve(id: number, options?: ApproveOptions): void;
   /** The user pressed やめる, Esc, or the backdrop (CONF-6); it counts as the user's "no" (BATCH-3). */
   decline(id: number): void;
   /** Declines every waiting request of `tool` (SW-3: the switch turned off). */
@@ -235,9 +243,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
   };
 
   return {
-    getState: store.getState,
-    getSnapshot: store.getSnapshot,
-    subscribe: store.subscribe,
+    ...readableStore(store),
     request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo, input }) {
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);

@@ -4,7 +4,6 @@
  * context type from what `prepare` resolves to.
  * @module
  */
-import type { UndoableResult } from './undo-step.js';
 import type { OperationFailure, OperationResult } from './result.js';
 
 /**
@@ -109,7 +108,7 @@ export interface PrepareContext extends CallContext {
  * builds the dialog from that context; after the user approves, `prepare` runs again (the page
  * may have changed while the dialog was up) and `execute` gets the context of that second run.
  * Without a confirmation `prepare` runs once. Both must read the tool's current state on every
- * call (DEF-6). The pipeline (src/call.ts) owns this order.
+ * call (DEF-6). The pipeline (`call.ts`) owns this order.
  */
 export interface OperationDefinition<Input = unknown, Ctx = void> {
   /** `<tool>_<verb>`, only `[a-z0-9_]` (DEF-2). */
@@ -123,9 +122,53 @@ export interface OperationDefinition<Input = unknown, Ctx = void> {
   confirmation?: (input: Input, ctx: Ctx) => ConfirmationContent;
   /**
    * Does the work. A call that changed the user's data may resolve to `{ result, undo }`: the
-   * envelope and how to put the change back (UNDO-1, `undo-step.ts`); the log row keeps the step.
+   * envelope and how to put the change back (UNDO-1, {@link UndoableResult}); the log row keeps the step.
    */
   execute: (input: Input, ctx: Ctx, call: CallContext) => Promise<OperationResult | UndoableResult>;
+}
+
+/*
+ * The undo contract (UNDO-1..UNDO-4): a changing call may hand back, with its envelope, how to put
+ * back what it changed — `execute` resolves to `{ result, undo }` instead of the envelope alone.
+ * What a step keeps (a file's previous bytes, the database as it was, the document) is its tool's
+ * business, behind the tool's adapter; the runtime's part is only this: the log row of that call
+ * owns the step, in memory only, within a byte budget across tools (oldest dropped first), and only
+ * the user runs it, from the row (`undo-keeper.ts`). The step never reaches the JSON an agent reads.
+ *
+ * Why a wrapper rather than a field or a symbol on the envelope: the envelope is serialised as it
+ * is (RES-1), and a helper in the page's entry would cost bytes every page pays while its switches
+ * are off (PKG-4); the call path (on demand, `call.ts`) unwraps it.
+ */
+
+/** What one successful changing call changed, and how to put it back. */
+export interface UndoStep {
+  /**
+   * What the call changed, each as a stable key of the tool's own choosing, e.g. `file:src/a.go`,
+   * `database`, `document:3`. Two rows whose targets meet are undone newest first (UNDO-2).
+   */
+  readonly targets: readonly string[];
+  /** About how many bytes the before-state holds in memory, for the budget (UNDO-4). */
+  readonly bytes: number;
+  /** Puts back what the call changed; rejects (or resolves to a failure envelope) when it could not. */
+  undo(): Promise<unknown>;
+  /**
+   * True when a target changed since the call by something the log does not show (the user's own
+   * edit): the undo then says that change goes too (UNDO-2). Omitted: only logged calls are known.
+   */
+  changedSince?(): boolean | Promise<boolean>;
+}
+
+/**
+ * What `execute` may resolve to instead of the envelope alone: the envelope, and for a successful
+ * call that changed the user's data, how to put it back.
+ * @example
+ * const old = files.read(path);
+ * files.write(path, contents);
+ * return { result: succeed({ path }), undo: { targets: [`file:${path}`], bytes: old.length, undo: async () => files.write(path, old) } };
+ */
+export interface UndoableResult {
+  readonly result: OperationResult;
+  readonly undo?: UndoStep | null;
 }
 
 /** A definition whose input and context types are erased, as the runtime stores it. */

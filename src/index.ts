@@ -23,13 +23,12 @@ export type { ToolSession, ToolSessionState, SessionStatus } from './tool-sessio
 export { defineOperation } from './definition.js';
 export type {
   OperationDefinition, AnyOperationDefinition, ConfirmationContent, OperationAnnotations, InputSchema, InputOf,
-  CallContext, PrepareContext,
+  CallContext, PrepareContext, UndoStep, UndoableResult,
 } from './definition.js';
 
 // Answer.
 export { ErrorCode, fail, succeed, isFailure } from './result.js';
 export type { OperationFailure, OperationSuccess, OperationResult } from './result.js';
-export type { UndoStep, UndoableResult } from './undo-step.js';
 
 // Page state a React or Lit page reads with the same contract as the runtime's stores.
 export { createStore } from './store.js';

@@ -13,7 +13,7 @@ export { createPermissionStore, permissionKey, parseStoredPermission, PERMISSION
 export type { PermissionStore, PermissionState, StoredPermission } from './permission-store.js';
 export { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from './confirmation-queue.js';
 export type {
-  ConfirmationQueue, ConfirmationState, ConfirmationRequest, ConfirmationAnswer, ConfirmationRequestInit,
+  ConfirmationQueue, ConfirmationState, ConfirmationRequest, ConfirmationAnswer, ConfirmationRequestInit, ApproveOptions,
 } from './confirmation-queue.js';
 export { createOperationLog, LOG_LIMIT } from './operation-log.js';
 export type { OperationLog, LogEntry, LogStatus, UndoState, CallVia } from './operation-log.js';

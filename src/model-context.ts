@@ -189,7 +189,7 @@ export function createModelContextProvider(options: ModelContextProviderOptions)
     }
     native = false;
     installToolsChangedShim(win);
-    return polyfilled;
+    return createPolyfillRegistrar(polyfilled, routeRelayCalls(win));
   };
 
   return {
@@ -225,6 +225,80 @@ function createNativeRegistrar(own: ModelContextLike, surface: TestingSurface): 
   };
 }
 
+/**
+ * Registers in the polyfill's registry, each `execute` told the path (AUDIT-1). A call through the
+ * polyfill's `navigator.modelContextTesting` (what the relay's embed reads) is answered by ai-ops
+ * itself, as over the browser's own API, and says `relay`; any other call reaches the registry
+ * (`document.modelContext.executeTool`, the polyfill's tab transport) and says `polyfill`: the
+ * polyfill does not say who called, a page script or an extension.
+ */
+function createPolyfillRegistrar(polyfilled: ModelContextLike, relayPath: RelayPath): ModelContextLike {
+  return {
+    async registerTool(tool, registration = {}) {
+      const { signal } = registration;
+      relayPath.add(tool, signal);
+      try {
+        await polyfilled.registerTool({ ...tool, execute: (args, options) => tool.execute(args, options, 'polyfill') }, registration);
+      } catch (error) {
+        relayPath.remove(tool);
+        throw error;
+      }
+    },
+  };
+}
+
+/** ai-ops's own tools, answered on the polyfill's `modelContextTesting` (see {@link routeRelayCalls}). */
+interface RelayPath {
+  add(tool: ModelContextTool, signal?: AbortSignal): void;
+  remove(tool: ModelContextTool): void;
+}
+
+const RELAY_PATH = Symbol.for('ai-ops.polyfillTestingTools');
+
+/**
+ * Wraps the polyfill's `modelContextTesting.executeTool` (once per document, shared by every copy
+ * of ai-ops): a call of one of ai-ops's tools is answered here, its `execute` told `relay` and given
+ * the caller's signal; any other name goes on to the polyfill. The polyfill cannot carry the path
+ * itself: its `document.modelContext` wrapper calls `execute` a microtask later, with the input alone.
+ */
+function routeRelayCalls(win: Window): RelayPath {
+  type Routed = ModelContextTestingLike & { [RELAY_PATH]?: Map<string, ModelContextTool> };
+  const testing = (win.navigator as Navigator & { modelContextTesting?: Routed }).modelContextTesting;
+  if (!testing || typeof testing.executeTool !== 'function') return { add() {}, remove() {} };
+  let tools = testing[RELAY_PATH];
+  if (!tools) {
+    const own = (tools = new Map());
+    const executeTool = testing.executeTool;
+    testing.executeTool = async function (this: unknown, name: string, inputArgsJson: string, options: ToolCallOptions = {}) {
+      const tool = own.get(name);
+      if (!tool) return executeTool.call(this, name, inputArgsJson, options);
+      return JSON.stringify(await tool.execute(parseToolInput(inputArgsJson), options, 'relay'));
+    };
+    testing[RELAY_PATH] = own;
+  }
+  const routed = tools;
+  const remove = (tool: ModelContextTool) => {
+    if (routed.get(tool.name) === tool) routed.delete(tool.name);
+  };
+  return {
+    add(tool, signal) {
+      if (signal?.aborted) return;
+      routed.set(tool.name, tool);
+      signal?.addEventListener('abort', () => remove(tool), { once: true });
+    },
+    remove,
+  };
+}
+
+/** The input of a `modelContextTesting.executeTool`: JSON text, as the relay's embed sends it. */
+function parseToolInput(inputArgsJson: string): unknown {
+  try {
+    return JSON.parse(inputArgsJson);
+  } catch {
+    throw new DOMException('the input is not JSON', 'SyntaxError');
+  }
+}
+
 /** The `navigator.modelContextTesting` ai-ops installs over the browser's own API. */
 interface TestingSurface extends ModelContextTestingLike {
   add(tool: ModelContextTool, signal?: AbortSignal): void;
@@ -251,13 +325,7 @@ function installTestingSurface(win: Window): TestingSurface {
     async executeTool(name: string, inputArgsJson: string, options: ToolCallOptions = {}) {
       const tool = tools.get(name);
       if (!tool) throw new DOMException(`Tool not found: ${name}`, 'NotFoundError');
-      let args: unknown;
-      try {
-        args = JSON.parse(inputArgsJson);
-      } catch {
-        throw new DOMException('the input is not JSON', 'SyntaxError');
-      }
-      return JSON.stringify(await tool.execute(args, options, 'relay'));
+      return JSON.stringify(await tool.execute(parseToolInput(inputArgsJson), options, 'relay'));
     },
     registerToolsChangedCallback(callback: () => void) {
       events.addEventListener('toolchange', () => callback());

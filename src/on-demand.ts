@@ -15,8 +15,8 @@ import { createConfirmationQueue, type PageConfirmationQueue, type ConfirmationS
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
-import { createSessionOperations, type SessionOperations } from './session-operations.js';
-import type { OperationLog } from './operation-log.js';
+import { createSessionOperations, type SessionOperations } from './call.js';
+import type { OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
@@ -44,7 +44,7 @@ export interface OnDemandOptions {
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
   /** The runtime's log, whose rows own the undo steps (UNDO-1). */
-  log: OperationLog;
+  log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
   undoBudgetBytes?: number;
   /** Where the enrolled credential's public part is kept (UV-1); default `window.localStorage`. */

@@ -6,9 +6,9 @@
  * 200 reads of 1 MB files retain about 200 × 20,000 characters, not 200 MB.
  * @module
  */
-import { createStore, type ReadableStore } from './store.js';
+import { createStore, readableStore, type ReadableStore } from './store.js';
 import type { ErrorCode, OperationResult } from './result.js';
-import type { CutText } from './log-text.js';
+import type { CutText } from './log-entry.js';
 import type { Receipt } from './consent-proof.js';
 import type { BatchApproval } from './confirmation-queue.js';
 
@@ -61,12 +61,14 @@ export interface LogEntry {
 export type UndoState = 'available' | 'undone' | 'dropped';
 
 /**
- * The path a call came by (AUDIT-1): `webmcp` the browser's own `document.modelContext`
- * (`executeTool`, or the polyfill's tab bridge through it), `relay` the polyfill's registry or
- * ai-ops's `navigator.modelContextTesting` (the relay's embed reads one of the two), `page` a
- * script of the page calling `session.call`, `user` the user's undo from the log.
+ * The path a call came by (AUDIT-1), as far as it is known where the call entered: `webmcp` the
+ * browser's own `document.modelContext` (`executeTool`); `relay` a `navigator.modelContextTesting`,
+ * the surface the relay's embed reads (ai-ops's own over the browser's API, or the polyfill's);
+ * `polyfill` the polyfill's registry by any other way (its `document.modelContext.executeTool`, its
+ * tab transport), which does not say who called — a page script or an extension; `page` a script
+ * of the page calling `session.call`; `user` the user's undo from the log.
  */
-export type CallVia = 'webmcp' | 'relay' | 'page' | 'user';
+export type CallVia = 'webmcp' | 'relay' | 'polyfill' | 'page' | 'user';
 
 /** A row before the log numbers it: what {@link describeCall} (src/log-entry.ts) makes of a call. */
 export type LogRow = Omit<LogEntry, 'id'>;
@@ -95,42 +97,49 @@ export interface SettledCall {
   readonly batch?: BatchApproval;
 }
 
-/** The log store. */
-export interface OperationLog extends ReadableStore<{ readonly entries: readonly LogEntry[] }> {
+/** The log as its readers have it (`aiOps.log`, the log element): the store contract, no writes. */
+export type OperationLog = ReadableStore<{ readonly entries: readonly LogEntry[] }>;
+
+/**
+ * The log with its writes, which only the runtime holds and hands to the on-demand part: the
+ * session's call adds rows, the undo keeper sets a row's undo state.
+ */
+export interface OperationLogWriter {
+  /** The log it writes, to read: what the runtime shows as `aiOps.log`. */
+  readonly reader: OperationLog;
   /**
    * Adds one settled call's row at the end (LOG-5). The row holds texts only (SAFE-8): the session
    * writes it with `describeCall`, which loads with the call path, not with the page.
    */
   add(row: LogRow): LogEntry;
-  clear(): void;
+  /** Sets row `id`'s undo state (UNDO-2, UNDO-4): the undo keeper's one write. */
+  setUndo(id: number, undo: UndoState): void;
 }
 
 /**
  * Creates a log.
  * @example
  * const log = createOperationLog();
- * log.subscribe(() => render(log.getState().entries));
+ * log.reader.subscribe(() => render(log.reader.getState().entries));
  * log.add(describeCall({ time: Date.now(), tool: 'sql', name: 'sql_read_query', args: {}, result }));
  */
-export function createOperationLog(options: { limit?: number } = {}): OperationLog {
+export function createOperationLog(options: { limit?: number } = {}): OperationLogWriter {
   const { limit = LOG_LIMIT } = options;
   const store = createStore<{ readonly entries: readonly LogEntry[] }>({ entries: [] });
-  const { getState } = store;
-  const set = (entries: readonly LogEntry[]) => store.setState({ entries: entries.slice(-limit) });
+  const { getState, setState } = store;
+  const reader = readableStore(store);
   let nextId = 1;
-  // The store's own functions, its setState too (fewer switch-off bytes, PKG-4), which the type
-  // leaves out: only the undo keeper (`undo-keeper.ts`, on demand) writes an entry's `undo` with it.
   return {
-    ...store,
+    reader,
     add(row) {
       const entry: LogEntry = Object.freeze({ ...row, id: nextId++ });
       // One copy of the 200 rows per call, not two (a spread, then the limit's slice): NAT-1's
       // per-call budget, where the second copy's garbage showed as collector time in bench 70.
       const next = getState().entries.slice(1 - limit || Infinity);
       next.push(entry);
-      store.setState({ entries: next });
+      setState({ entries: next });
       return entry;
     },
-    clear: () => set([]),
+    setUndo: (id, undo) => setState({ entries: getState().entries.map((e) => (e.id === id ? Object.freeze({ ...e, undo }) : e)) }),
   };
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import { at, systemClock, type Clock } from './clock.js';
-import { createStore, type ReadableStore } from './store.js';
+import { createStore, readableStore, type ReadableStore } from './store.js';
 
 /** How long a switch stays on, and a skip choice lasts: 7 days (PERM-2). */
 export const PERMISSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -228,9 +228,7 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
   load(initial ?? null);
 
   return {
-    getState: store.getState,
-    getSnapshot: store.getSnapshot,
-    subscribe: store.subscribe,
+    ...readableStore(store),
     enable() {
       const value: StoredPermission = { v: 1, enabledUntil: clock.now() + PERMISSION_TTL_MS, skipConfirmUntil: null };
       write(JSON.stringify(value));

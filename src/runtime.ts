@@ -16,7 +16,7 @@ import type { OnDemandParts } from './on-demand.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
 import type { ScriptLoader } from './script-loader.js';
-import { createStore, type ReadableStore, type WritableStore } from './store.js';
+import { createStore, readableStore, type ReadableStore, type WritableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
 import type { UndoAnswer } from './undo-keeper.js';
 import type { ConsentOption, UserVerifier } from './user-verifier.js';
@@ -163,12 +163,10 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     },
   };
   const confirmations: ConfirmationQueue = {
-    getState: confirmationState.getState,
-    getSnapshot: confirmationState.getSnapshot,
-    subscribe: confirmationState.subscribe,
+    ...readableStore(confirmationState),
     request: (request) => load().then((p) => p.queue.request(request)),
     // Before the on-demand part loads no request exists, so there is nothing to answer.
-    approve: (id, answer) => parts?.queue.approve(id, answer),
+    approve: (id, options) => parts?.queue.approve(id, options),
     decline: (id) => parts?.queue.decline(id),
     declineTool: (tool) => parts?.queue.declineTool(tool),
   };
@@ -190,7 +188,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   return {
     embedded,
     confirmations,
-    log,
+    // Read-only: the writes stay with the runtime's parts (the session's call, the undo keeper).
+    log: log.reader,
     relay,
     modelContext,
     relayPort,

@@ -44,3 +44,13 @@ export function createStore<T>(initial: T): WritableStore<T> {
     },
   };
 }
+
+/**
+ * The store without its `setState`: what an owner hands to its readers, so that only it writes.
+ * @example
+ * const store = createStore({ count: 0 });
+ * export const count = readableStore(store); // getState, getSnapshot, subscribe
+ */
+export function readableStore<T>({ setState: _ownersOnly, ...readable }: WritableStore<T>): ReadableStore<T> {
+  return readable;
+}

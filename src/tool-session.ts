@@ -1,18 +1,18 @@
 /**
  * One tool of the page: its status and its permission (SW-2..SW-4, REG-1..REG-5, APP-1). The stored
  * switch and the page being shown drive it: on → the runtime's on-demand part (`on-demand.ts`)
- * loads the scripts and registers the session's operations (`session-operations.ts`); off, or the
+ * loads the scripts and registers the session's operations (`call.ts`); off, or the
  * page left → they are unregistered and its waiting confirmations declined.
  * @module
  */
 import type { AnyOperationDefinition } from './definition.js';
 import type { Clock } from './clock.js';
-import type { OperationLog } from './operation-log.js';
+import type { OperationLogWriter } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail } from './result.js';
-import { createStore, type ReadableStore } from './store.js';
+import { createStore, readableStore, type ReadableStore } from './store.js';
 import type { OnDemandParts } from './on-demand.js';
-import type { SessionOperations } from './session-operations.js';
+import type { SessionOperations } from './call.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';
@@ -56,7 +56,7 @@ export interface ToolSessionDeps {
   /** The definitions by name; their schemas are compiled once, when first needed. */
   definitions: ReadonlyMap<string, AnyOperationDefinition>;
   permission: PermissionStore;
-  log: OperationLog;
+  log: OperationLogWriter;
   clock: Clock;
   embedded: boolean;
   /** Called after every status change, so the runtime can drop the relay when all are off. */
@@ -163,9 +163,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   return {
     tool,
     permission,
-    getState: store.getState,
-    getSnapshot: store.getSnapshot,
-    subscribe: store.subscribe,
+    ...readableStore(store),
     turnOn: () => (embedded || registration || permission.getState().enabled ? Promise.resolve() : start(true)),
     turnOff() {
       permission.disable();

@@ -9,12 +9,10 @@
  */
 import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
-import type { ConfirmationContent } from './definition.js';
+import type { ConfirmationContent, UndoStep } from './definition.js';
 import { describeCall } from './log-entry.js';
-import type { LogEntry, OperationLog, UndoState } from './operation-log.js';
+import type { LogEntry, OperationLogWriter } from './operation-log.js';
 import { ErrorCode, describeError, fail, succeed, type OperationResult } from './result.js';
-import type { WritableStore } from './store.js';
-import type { UndoStep } from './undo-step.js';
 
 /** UNDO-4: what all kept before-states of a page may hold together. */
 export const UNDO_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -47,8 +45,8 @@ export interface UndoKeeper {
 
 /** What the keeper needs. */
 export interface UndoKeeperDeps {
-  /** The runtime's log; its store's `setState` is the one the log's own functions write with. */
-  log: OperationLog;
+  /** The runtime's log, with its writes: the keeper adds the undo rows and sets a row's undo state. */
+  log: OperationLogWriter;
   queue: ConfirmationQueue;
   clock: Clock;
   /**
@@ -67,7 +65,6 @@ interface Kept {
   step: UndoStep | null;
 }
 
-type LogState = ReturnType<OperationLog['getState']>;
 
 /**
  * The dialog's default words (Japanese, as the rest of the dialog). The list names each later row
@@ -97,16 +94,14 @@ const failedEnvelope = (value: unknown): value is { ok: false; error: { message?
  */
 export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
   const { queue, clock, budgetBytes = UNDO_BUDGET_BYTES, describe = describeLaterChanges } = deps;
-  // The log's store functions include setState (operation-log.ts spreads its store).
-  const log = deps.log as OperationLog & WritableStore<LogState>;
+  const { log } = deps;
+  const { reader } = log;
   // By row id, oldest first (Map keeps insertion order, and ids grow).
   const kept = new Map<number, Kept>();
   let bytes = 0;
   let running = false;
 
-  const entryOf = (id: number) => log.getState().entries.find((e) => e.id === id);
-  const mark = (id: number, undo: UndoState) =>
-    log.setState({ entries: log.getState().entries.map((e) => (e.id === id ? Object.freeze({ ...e, undo }) : e)) });
+  const entryOf = (id: number) => reader.getState().entries.find((e) => e.id === id);
   const release = (id: number) => {
     const record = kept.get(id);
     if (record?.step) bytes -= record.step.bytes;
@@ -117,13 +112,13 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
     if (!record?.step) return;
     bytes -= record.step.bytes;
     record.step = null;
-    mark(id, 'dropped');
+    log.setUndo(id, 'dropped');
   };
 
   // A row that left the log (its 200 rows, LOG-7, or `clear()`) lets its before-state go with it.
-  log.subscribe(() => {
+  reader.subscribe(() => {
     if (!kept.size) return;
-    const logged = new Set(log.getState().entries.map((e) => e.id));
+    const logged = new Set(reader.getState().entries.map((e) => e.id));
     for (const id of [...kept.keys()]) if (!logged.has(id)) release(id);
   });
 
@@ -174,7 +169,7 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
     }
     if (result.ok) {
       release(entry.id);
-      mark(entry.id, 'undone');
+      log.setUndo(entry.id, 'undone');
     }
     const time = clock.now();
     log.add(describeCall({ time, tool: entry.tool, name: entry.name, args: { undo: entry.id }, result, via: 'user', by: 'user', durationMs: time - started }));

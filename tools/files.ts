@@ -9,7 +9,7 @@ import { defineOperation, type AnyOperationDefinition, type ConfirmationContent 
 import { deleteFileSchema, listFilesSchema, readFileSchema, resolveRelativePath, writeFileSchema, type FileEntry } from '../src/files.js';
 import { MAX_LIST_ENTRIES, MAX_TEXT_BYTES, head, utf8ByteLength } from '../src/limits.js';
 import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationResult } from '../src/result.js';
-import type { UndoableResult, UndoStep } from '../src/undo-step.js';
+import type { UndoableResult, UndoStep } from '../src/definition.js';
 
 /** What a path is in a listing. */
 export type PathKind = 'file' | 'directory' | 'missing';

@@ -8,7 +8,7 @@
 import type { PrepareContext } from '../src/definition.js';
 import { textSchema } from '../src/limits.js';
 import { ErrorCode, fail, isFailure, succeed, type OperationFailure, type OperationResult } from '../src/result.js';
-import type { UndoableResult, UndoStep } from '../src/undo-step.js';
+import type { UndoableResult, UndoStep } from '../src/definition.js';
 
 /** The input schema of an operation that takes nothing (IN-3): `{}` and nothing else. */
 export const emptyInputSchema = { type: 'object', properties: {}, additionalProperties: false } as const;

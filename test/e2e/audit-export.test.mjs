@@ -91,21 +91,22 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
   for (const tool of TOOLS) assert.ok(lines.some((l) => l.operation === READS[tool] && l.code === null), `${tool}'s read succeeded`);
 });
 
-test('[AUDIT-1] the path is carried from where the call entered: the browser\'s own executeTool is webmcp, the relay\'s is relay', async () => {
+test('[AUDIT-1] the path is carried from where the call entered: the browser\'s own executeTool is webmcp, the polyfill\'s polyfill, the relay\'s relay', async () => {
   const tool = TOOLS.at(-1);
   const name = READS[tool];
   const before = await logRows(page, tool).count();
   await callRelay(relay.client, name, {});
-  // The browser's own WebMCP where it has one; the polyfill's registry (the path the relay's embed takes) where not.
+  // A page script's executeTool: the browser's own WebMCP where it has one, the polyfill's where not
+  // (which does not say who called: it must not be logged as the relay).
   const own = await page.evaluate(async ([webmcp, n]) => {
-    if (!webmcp) return navigator.modelContextTesting.executeTool(n, '{}');
     const tool = (await document.modelContext.getTools()).find((t) => t.name === n);
-    return document.modelContext.executeTool(tool, {});
+    // The browser's takes the input as an object, the polyfill's as JSON text.
+    return document.modelContext.executeTool(tool, webmcp ? {} : '{}');
   }, [BROWSER_MODE === 'webmcp', name]);
   assert.ok(own);
   await waitFor(async () => (await logRows(page, tool).count()) === before + 2, 5000, 'two more rows');
   await showLog(page, tool);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`ai-ops-log[tool="${tool}"] [part~="export-button"]`).click()]);
   const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.slice(-2).map((l) => [l.operation, l.via]), [[name, 'relay'], [name, BROWSER_MODE === 'webmcp' ? 'webmcp' : 'relay']]);
+  assert.deepEqual(lines.slice(-2).map((l) => [l.operation, l.via]), [[name, 'relay'], [name, BROWSER_MODE === 'webmcp' ? 'webmcp' : 'polyfill']]);
 });

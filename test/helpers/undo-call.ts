@@ -3,7 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
 import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
-import type { UndoStep } from '../../src/undo-step.js';
+import type { UndoStep } from '../../src/definition.js';
 
 /** A caller over one tool's definitions: the parsed envelope, its JSON, the step, the dialogs asked for. */
 export function undoCaller(definitions: readonly AnyOperationDefinition[]) {

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ErrorCode, fail, succeed, isFailure } from '../../src/result.js';
 import { serialize } from '../../src/call.js';
-import { compileInputValidator, publishedSchema } from '../../src/validation.js';
+import { compileInputValidator, publishedSchema } from '../../src/call.js';
 import { MAX_TEXT_BYTES, tail, head, stripTerminalControls, textSchema, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
 import { resolveRelativePath, writeFileSchema, listFilesSchema } from '../../src/files.js';
 import { compileOperation, runCall, type CallHooks } from '../../src/call.js';

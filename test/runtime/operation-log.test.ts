@@ -2,13 +2,15 @@ import { expect } from '@open-wc/testing';
 import { createOperationLog, LOG_LIMIT } from '../../src/operation-log.js';
 import { describeCall, statusOf } from '../../src/log-entry.js';
 import { fail, succeed } from '../../src/result.js';
+import { createAiOps } from '../../src/runtime.js';
+import { MemoryStorage } from './helpers.js';
 
 describe('operation log', () => {
   it('[LOG-7] keeps 200 entries in memory, dropping the oldest, and writes no storage', () => {
     const before = { local: localStorage.length, session: sessionStorage.length };
     const log = createOperationLog();
     for (let i = 0; i < 205; i++) log.add(describeCall({ time: i, tool: 't', name: `t_${i}`, args: { i }, result: succeed() }));
-    const { entries } = log.getState();
+    const { entries } = log.reader.getState();
     expect(LOG_LIMIT).to.equal(200);
     expect(entries).to.have.length(200);
     expect(entries[0].name).to.equal('t_5');
@@ -26,13 +28,33 @@ describe('operation log', () => {
 
   it('[LOG-5] new entries are added at the end with a new snapshot', () => {
     const log = createOperationLog();
-    const before = log.getState();
+    const before = log.reader.getState();
     log.add(describeCall({ time: 1, tool: 't', name: 't_a', args: {}, result: succeed() }));
-    expect(log.getState()).not.to.equal(before);
+    expect(log.reader.getState()).not.to.equal(before);
     log.add(describeCall({ time: 2, tool: 't', name: 't_b', args: {}, result: succeed() }));
-    expect(log.getState().entries.map((e) => e.name)).to.deep.equal(['t_a', 't_b']);
-    log.clear();
-    expect(log.getState().entries).to.have.length(0);
+    expect(log.reader.getState().entries.map((e) => e.name)).to.deep.equal(['t_a', 't_b']);
+  });
+
+  it('[UNDO-2] [UNDO-4] setUndo writes one row\'s undo state: a new snapshot, a new frozen row, the others as they were', () => {
+    const log = createOperationLog();
+    const [a, b] = ['t_a', 't_b'].map((name, i) => log.add(describeCall({ time: i, tool: 't', name, args: {}, result: succeed(), undo: 'available' })));
+    let notified = 0;
+    log.reader.subscribe(() => notified++);
+    const before = log.reader.getState();
+    log.setUndo(b.id, 'dropped');
+    const { entries } = log.reader.getState();
+    expect(log.reader.getState()).not.to.equal(before);
+    expect(notified).to.equal(1);
+    expect(entries[0]).to.equal(a);
+    expect(entries[1]).to.include({ id: b.id, name: 't_b', undo: 'dropped' });
+    expect(Object.isFrozen(entries[1])).to.equal(true);
+  });
+
+  it('[LOG-7] the runtime\'s log is read-only: the store contract, no way to add, change or drop a row', () => {
+    const aiOps = createAiOps({ storage: new MemoryStorage(), embedded: false, autoReconnect: false });
+    expect(Object.keys(aiOps.log).sort()).to.deep.equal(['getSnapshot', 'getState', 'subscribe']);
+    expect(aiOps.log.getSnapshot).to.equal(aiOps.log.getState);
+    aiOps.dispose();
   });
 });
 
@@ -60,11 +82,11 @@ describe('operation log memory', () => {
       kept.push(args, result);
       log.add(describeCall({ time: i, tool: 't', name: 't_read', args, result }));
     }
-    const { objects, chars } = reachable(log.getState());
+    const { objects, chars } = reachable(log.reader.getState());
     // Per row at most: arguments and result (10,000 each), their summaries (80 each), the names.
     expect(chars).to.be.at.most(200 * (2 * 10_000 + 2 * 80 + 100));
     expect(kept.some((value) => objects.has(value)), 'no caller object is kept').to.equal(false);
-    const last = log.getState().entries.at(-1)!;
+    const last = log.reader.getState().entries.at(-1)!;
     expect(last.args.text.length).to.equal(10_000);
     expect(last.args.truncated).to.equal(true);
     expect(last.result.text.startsWith('{\n  "contents": "199bbb')).to.equal(true);
@@ -95,7 +117,7 @@ describe('operation log memory', () => {
     // Of 128 texts at most 63 still wait (other rows' too): at least 16 rows were written, each
     // reading `path` twice (its full text and its summary), with no text read here.
     expect(reads).to.be.at.least(32);
-    expect(log.getState().entries[0].argsSummary.text).to.equal('{"path":"a.txt"}');
+    expect(log.reader.getState().entries[0].argsSummary.text).to.equal('{"path":"a.txt"}');
   });
 
   it('[SAFE-8] a value that cannot be read (a throwing getter) is logged as such; the call is not broken', () => {

@@ -73,6 +73,18 @@ describe('with the real polyfill and relay scripts from the build', function () 
     expect(aiOps.log.getState().entries.slice(before).map((e) => [e.name, e.via])).to.deep.equal([['real_ping', 'relay']]);
   });
 
+  it('[AUDIT-1] a page script\'s executeTool is polyfill through the polyfill (it does not say who called), webmcp through the browser\'s own; never relay', async () => {
+    type Listed = { name: string };
+    const mc = (document as Document & { modelContext: { getTools(): Promise<Listed[]>; executeTool(tool: Listed, input: unknown): Promise<unknown> } }).modelContext;
+    const native = aiOps.modelContext.native;
+    const before = aiOps.log.getState().entries.length;
+    const tool = (await mc.getTools()).find((t) => t.name === 'real_ping')!;
+    // The browser's own API takes the input as an object, the polyfill's as JSON text.
+    await mc.executeTool(tool, native ? {} : '{}');
+    await testing()!.executeTool('real_ping', '{}');
+    expect(aiOps.log.getState().entries.slice(before).map((e) => [e.name, e.via])).to.deep.equal([['real_ping', native ? 'webmcp' : 'polyfill'], ['real_ping', 'relay']]);
+  });
+
   it('[DEF-4] annotations are passed to registerTool; the polyfill keeps the hints it knows', async () => {
     const mc = (document as Document & { modelContext: { getTools(): Promise<{ name: string; annotations?: Record<string, boolean> }[]> } }).modelContext;
     const tools = await mc.getTools();

@@ -4,7 +4,7 @@
 // step taken as the log would take it, then undone: the document serialized after the undo must be
 // the one serialized before the call, byte for byte.
 import { expect } from '@open-wc/testing';
-import type { UndoStep } from '../../src/undo-step.js';
+import type { UndoStep } from '../../src/definition.js';
 import { undoCaller as caller } from '../helpers/undo-call.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';

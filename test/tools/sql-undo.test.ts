@@ -3,7 +3,7 @@
 // engine first: `node esbuild.config.mjs sql` (dist/site/sql/engine/).
 import { expect } from '@open-wc/testing';
 import { compileOperation, runCall } from '../../src/call.js';
-import type { UndoStep } from '../../src/undo-step.js';
+import type { UndoStep } from '../../src/definition.js';
 import type { DataFiles, FilesReply, FromWorker, InitMessage, RestoreReply, RunReply } from '../../playground/sql/engine/protocol.js';
 import { SqlEngine } from '../../playground/sql/engine/sql-engine.js';
 import { createSqlPage, SQL_UNDO_TARGET } from '../../playground/sql/sql-page.js';

@@ -7,7 +7,7 @@ import { TIMEOUT_MS, stripTerminalControls, timeoutSchema, utf8ByteLength } from
 import { ErrorCode, fail, isFailure, succeed, type OperationFailure } from '../../src/result.js';
 import { deleteFileSchema, listFilesSchema, readFileSchema, writeFileSchema } from '../../src/files.js';
 import { FileLedger, createFileOperations, createFileUndo, type FileBefore, type FileStore } from '../files.js';
-import type { UndoStep } from '../../src/undo-step.js';
+import type { UndoStep } from '../../src/definition.js';
 import { outputFields, runAnswer, type InterruptedOutcome, type RunWording } from '../run.js';
 import { RELAY_WAIT_NOTE } from '../shared.js';
 import type { NodeFileFailure, NodeInterruptedRun, NodeRuntimeLike, NodeToolAdapter } from './adapter.js';

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import type { UndoStep } from '../../src/undo-step.js';
+import type { UndoStep } from '../../src/definition.js';
 import type { RunOutcome, RunRequest } from '../run.js';
 
 /** The engine's life cycle; `loading` and `running` make `sql_run_query` answer `not_ready` (SQL-3). */
