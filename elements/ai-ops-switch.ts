@@ -6,7 +6,6 @@ import { css, html, nothing, type PropertyDeclarations, type PropertyValues } fr
 import type { AiOps } from '../src/runtime.js';
 import type { ToolSession } from '../src/tool-session.js';
 import { AiOpsElement } from './ai-ops-element.js';
-import { switchShownOn } from './on-demand.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
 import { StoreController } from './store-controller.js';
 import { tokens } from './styles.js';
@@ -156,9 +155,6 @@ export class AiOpsSwitch extends AiOpsElement {
     }
     const state = this.view.value?.state;
     this.hidden = !state || this.runtime.embedded;
-    // Whoever turned it on (the user, a stored permission, another tab): a page that defines the
-    // dialog and the log on demand defines them now (PKG-4).
-    if (this.on && !this.hidden) switchShownOn();
   }
 
   protected override render() {

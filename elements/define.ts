@@ -1,12 +1,19 @@
 /**
  * The one place the ai-ops elements are defined. Importing this module defines `<ai-ops-switch>` at
- * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when a switch on the page first shows its tool on
- * (elements/on-demand.ts): a page whose switches are all off loads neither (PKG-4). Defining twice
- * (two bundles, hot reload) is a no-op instead of an error.
+ * once, and `<ai-ops-confirm>` and `<ai-ops-log>` when the runtime loads its on-demand part (its
+ * first switch-on or call, `whenOnDemand` in src/runtime.ts): the page's one lazy moment, so a page
+ * whose switches are all off loads neither (PKG-4). Defining twice (two bundles, hot reload) is a
+ * no-op instead of an error.
  * @module
  */
+import { whenOnDemand } from '../src/runtime.js';
 import { AiOpsSwitch } from './ai-ops-switch.js';
-import { onDemand, onceSwitchShownOn } from './on-demand.js';
+
+/** The tags defined on demand, each with the import that brings its class. */
+const onDemand = {
+  'ai-ops-confirm': () => import('./ai-ops-confirm.js').then((m) => m.AiOpsConfirm),
+  'ai-ops-log': () => import('./ai-ops-log.js').then((m) => m.AiOpsLog),
+} as const;
 
 /** Tag names of every ai-ops element, the switch first. */
 export const aiOpsTagNames = ['ai-ops-switch', ...(Object.keys(onDemand) as (keyof typeof onDemand)[])] as const;
@@ -34,8 +41,8 @@ export function loadAiOpsElements(registry: CustomElementRegistry = customElemen
 }
 
 /**
- * Defines `<ai-ops-switch>` in `registry` now and `<ai-ops-confirm>`/`<ai-ops-log>` when a switch's
- * tool first turns on (or at once with `{ now: true }`), skipping tags already defined there.
+ * Defines `<ai-ops-switch>` in `registry` now and `<ai-ops-confirm>`/`<ai-ops-log>` when the runtime
+ * first loads its on-demand part (or at once with `{ now: true }`), skipping tags already defined there.
  * @example
  * import { defineAiOpsElements } from 'ai-ops/elements/define.js';
  * defineAiOpsElements();
@@ -43,7 +50,7 @@ export function loadAiOpsElements(registry: CustomElementRegistry = customElemen
 export function defineAiOpsElements(registry: CustomElementRegistry = customElements, options: { now?: boolean } = {}): void {
   if (!registry.get('ai-ops-switch')) registry.define('ai-ops-switch', AiOpsSwitch);
   if (options.now) void loadAiOpsElements(registry);
-  else onceSwitchShownOn(() => void loadAiOpsElements(registry));
+  else whenOnDemand(() => void loadAiOpsElements(registry));
 }
 
 defineAiOpsElements();

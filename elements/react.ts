@@ -4,8 +4,8 @@
  * events arrive as typed `on*` props. The stores also work with `useSyncExternalStore` directly, see {@link useAiOpsStore}.
  *
  * Importing this module defines `<ai-ops-switch>` at once and nothing else (REACT-1): the dialog
- * and the log are defined, their code loaded, when a switch first shows its tool on
- * (`ai-ops/elements/define.js`), so a React page whose switches are all off loads no log or dialog
+ * and the log are defined, their code loaded, when the runtime first loads its on-demand part (its
+ * first switch-on or call; `ai-ops/elements/define.js`), so a React page whose switches are all off loads no log or dialog
  * code, within PKG-4's 12 KB. Until then `<AiOpsConfirm>` and `<AiOpsLog>` render their bare tags
  * (they show nothing while every switch is off, LOG-1), and the properties React set on them are
  * taken over when the tags upgrade. In Node (server rendering) nothing is defined and the wrappers

@@ -141,7 +141,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   let loading: Promise<OnDemandParts> | null = null;
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
   const load = () =>
-    (loading ??= import('./on-demand.js').then((onDemand) => {
+    (loading ??= (loadingOnDemand(), import('./on-demand.js')).then((onDemand) => {
       parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log });
       if (disposed) parts.dispose();
       return parts;
@@ -238,6 +238,26 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
       parts?.dispose();
     },
   };
+}
+
+// What loads with the on-demand part besides the runtime's own (the elements' dialog and log,
+// elements/define.ts); null once a runtime of this page has begun to load it.
+let alsoOnDemand: (() => void)[] | null = [];
+const loadingOnDemand = () => {
+  const listeners = alsoOnDemand;
+  alsoOnDemand = null;
+  listeners?.forEach((listener) => listener());
+};
+
+/**
+ * Runs `listener` once, when a runtime of this page first loads its on-demand part (its first
+ * switch-on or call), or at once if one has: the page's one moment for what a page whose switches
+ * are all off does not download (PKG-4). `elements/define.ts` loads the dialog and the log with it.
+ * @example whenOnDemand(() => void import('./my-panel.js'));
+ */
+export function whenOnDemand(listener: () => void): void {
+  if (alsoOnDemand) alsoOnDemand.push(listener);
+  else listener();
 }
 
 let defaultRuntime: AiOps | null = null;
