@@ -107,6 +107,7 @@ const PINNED = [
   './elements/define.js defineAiOpsElements',
   './elements/define.js loadAiOpsElements',
   './elements/strings-en.js aiOpsStringsEn',
+  './internals ApproveOptions',
   './internals AuditLine',
   './internals CONFIRMATION_DEADLINE_MS',
   './internals CallHooks',
