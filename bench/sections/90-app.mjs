@@ -68,7 +68,7 @@ async function navigateAndTime(page, to) {
       for (;;) {
         const now = await list();
         if (names.every((n) => now.includes(n))) return performance.now() - start;
-        if (performance.now() - start > 20_000) throw new Error(`${to}'s operations not listed after 20 s; listed: ${now.join(',')}; switches: ${[...document.querySelectorAll('ai-ops-switch')].map((s) => s.getAttribute('tool') + '=' + (s.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').slice(0, 200)).join(' | ')}; path ${location.pathname}`);
+        if (performance.now() - start > 20_000) throw new Error(`${to}'s operations not listed after 20 s; listed: ${now.join(',')}; switches: ${[...document.querySelectorAll('ai-ops-switch')].map((s) => { const input = s.shadowRoot?.querySelector('input[role="switch"]'); return `${s.getAttribute('tool')}: checked ${input?.checked} busy ${input?.getAttribute('aria-busy')} "${(s.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)}"`; }).join(' | ')}; path ${location.pathname}`);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     };
