@@ -277,17 +277,26 @@ function routeRelayCalls(win: Window): RelayPath {
     testing[RELAY_PATH] = own;
   }
   const routed = tools;
-  const remove = (tool: ModelContextTool) => {
-    if (routed.get(tool.name) === tool) routed.delete(tool.name);
-  };
   return {
     add(tool, signal) {
-      if (signal?.aborted) return;
-      routed.set(tool.name, tool);
-      signal?.addEventListener('abort', () => remove(tool), { once: true });
+      if (!signal?.aborted) holdUntilAborted(routed, tool, signal);
     },
-    remove,
+    remove: (tool) => forget(routed, tool),
   };
+}
+
+/** Removes `tool` from `tools` unless a later registration of its name replaced it. */
+function forget(tools: Map<string, ModelContextTool>, tool: ModelContextTool): void {
+  if (tools.get(tool.name) === tool) tools.delete(tool.name);
+}
+
+/** Holds `tool` in `tools` by name until `signal` aborts; `gone` runs then. */
+function holdUntilAborted(tools: Map<string, ModelContextTool>, tool: ModelContextTool, signal?: AbortSignal, gone?: () => void): void {
+  tools.set(tool.name, tool);
+  signal?.addEventListener('abort', () => {
+    forget(tools, tool);
+    gone?.();
+  }, { once: true });
 }
 
 /** The input of a `modelContextTesting.executeTool`: JSON text, as the relay's embed sends it. */
@@ -331,11 +340,7 @@ function installTestingSurface(win: Window): TestingSurface {
       events.addEventListener('toolchange', () => callback());
     },
     add(tool: ModelContextTool, signal?: AbortSignal) {
-      tools.set(tool.name, tool);
-      signal?.addEventListener('abort', () => {
-        if (tools.get(tool.name) === tool) tools.delete(tool.name);
-        changed();
-      }, { once: true });
+      holdUntilAborted(tools, tool, signal, changed);
       changed();
     },
   });
