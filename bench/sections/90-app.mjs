@@ -68,7 +68,7 @@ async function navigateAndTime(page, to) {
       for (;;) {
         const now = await list();
         if (names.every((n) => now.includes(n))) return performance.now() - start;
-        if (performance.now() - start > 20_000) throw new Error(`${to}'s operations not listed after 20 s; listed: ${now.join(',')}; switches: ${[...document.querySelectorAll('ai-ops-switch')].map((s) => { const input = s.shadowRoot?.querySelector('input[role="switch"]'); return `${s.getAttribute('tool')}: checked ${input?.checked} busy ${input?.getAttribute('aria-busy')} "${(s.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)}"`; }).join(' | ')}; path ${location.pathname}`);
+        if (performance.now() - start > 20_000) throw new Error(`${to}'s operations not listed after 20 s; listed: ${now.join(',')}; switches: ${[...document.querySelectorAll('ai-ops-switch')].map((s) => { const tool = s.getAttribute('tool'); const input = s.shadowRoot?.querySelector('input[role="switch"]'); const session = s.runtime?.getSession(tool); return `${tool}: checked ${input?.checked} busy ${input?.getAttribute('aria-busy')} "${(s.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200)}" session ${JSON.stringify(session?.getState())} permission ${JSON.stringify(session?.permission.getState())} stored ${localStorage.getItem(`fd-ai-operations:${tool}`)}`; }).join(' | ')}; path ${location.pathname}`);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     };
@@ -201,6 +201,10 @@ export async function run({ demo, browser }) {
 
   const page = await browser.context.newPage();
   const cdp = await browser.context.newCDPSession(page);
+  // What the page said, for a failure's message: its last console lines and uncaught errors.
+  const said = [];
+  page.on('console', (message) => said.push(`${message.type()}: ${message.text().slice(0, 300)}`));
+  page.on('pageerror', (error) => said.push(`uncaught: ${error.message}`));
   try {
     // Navigation: the two lightest tools when present, both switched on; the first visit of each
     // page (its chunk and engine loading) is not timed.
@@ -303,6 +307,9 @@ export async function run({ demo, browser }) {
     await page.evaluate(() => {
       for (const key of Object.keys(localStorage)) if (key.startsWith('fd-ai-operations:')) localStorage.removeItem(key);
     });
+  } catch (error) {
+    error.message += `\n  the page's last console lines:\n    ${said.slice(-20).join('\n    ') || '(none)'}`;
+    throw error;
   } finally {
     await page.close();
   }

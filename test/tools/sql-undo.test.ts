@@ -109,6 +109,27 @@ describe('the SQL undo journal in the engine worker (the data directory, byte fo
     }
   });
 
+  it('[UNDO-4] a read that writes files (a sort spilled to temporary files) hands no step; a write with synchronous_commit off still hands one', async () => {
+    const worker = await startWorker(await workerAssets());
+    try {
+      await worker.run(TEN_THOUSAND);
+      // The run's own plan says its sort went to disk: the window saw files made and removed.
+      const spilled = await worker.run("set work_mem = '64kB'; explain (analyze, costs off, timing off) select g from generate_series(1, 200000) g order by g desc");
+      expect(JSON.stringify(spilled.results.at(-1)!.rows)).to.match(/external (merge|sort)/);
+      expect([spilled.changed, spilled.undo]).to.deep.equal([false, null]);
+      // Asynchronous commit: the commit record stays in memory, the files as they were; the id still tells.
+      const off = await worker.run('set synchronous_commit = off');
+      expect([off.changed, off.undo]).to.deep.equal([false, null]);
+      const write = await worker.run('update items set price = 0 where id = 1');
+      expect(write.changed).to.equal(true);
+      expect(write.undo).to.not.equal(null);
+      const read = await worker.run('select count(*) from items');
+      expect([read.changed, read.undo]).to.deep.equal([false, null]);
+    } finally {
+      worker.worker.terminate();
+    }
+  });
+
   it('[UNDO-1] windows carried into the restored engine stay exact: going back past a restore gives the older files byte for byte', async () => {
     const assets = await workerAssets();
     const first = await startWorker(assets);

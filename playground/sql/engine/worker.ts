@@ -94,8 +94,8 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     // SQL-8: a COMMIT, ROLLBACK, BEGIN … in the text would end the run's transaction early, so
     // part of a failing run would stick. Refuse such a text before running any of it. How '…'
     // strings are read depends on the session's setting, which an earlier run may have changed.
-    const scs = await db.query<{ scs: string }>("select current_setting('standard_conforming_strings') as scs");
-    const control = findTransactionControl(sql, { standardConformingStrings: scs.rows[0]?.scs !== 'off' });
+    const [settings] = (await db.query<Settings>(keep ? SETTINGS_KEPT : SETTINGS)).rows;
+    const control = findTransactionControl(sql, { standardConformingStrings: settings?.scs !== 'off' });
     if (control) {
       const message =
         `${control.statement} at position ${control.position} was refused and nothing ran: every run is one transaction, ` +
@@ -115,7 +115,8 @@ async function run({ id, sql, maxRows, keep = true }: RunMessage): Promise<void>
     // Rows as arrays: a join's two `id` columns each keep their value (SQL-7).
     let ran: CutResults;
     try {
-      ({ ran, changed } = await runInTransaction(db, sql, maxRows, keep));
+      ran = await runInTransaction(db, sql, maxRows);
+      if (keep) changed = await wrote(db, id, sql, settings);
     } catch (error) {
       if (keep) journal.mergeLast();
       throw error;
@@ -161,31 +162,56 @@ interface CutResults {
   totals: number[];
 }
 
+/** What is read before each run, in the one query that reads `standard_conforming_strings` anyway. */
+interface Settings {
+  scs: string;
+  /** With `keep`: the session's synchronous_commit, and the first transaction id not yet assigned. */
+  sync?: string;
+  next?: string;
+}
+const SETTINGS = "select current_setting('standard_conforming_strings') as scs";
+const SETTINGS_KEPT = `${SETTINGS}, current_setting('synchronous_commit') as sync, pg_snapshot_xmax(pg_current_snapshot())::text as next`;
+const NEXT_XID = 'select pg_snapshot_xmax(pg_current_snapshot())::text as next';
+
 /**
- * UNDO-4's question, whether the run's transaction got an id, that is whether it wrote anything.
- * Asked after the text in the same transaction; never seen by the caller.
+ * UNDO-4's question, whether the run wrote anything (its transaction got an id), answered after
+ * COMMIT without a statement in the common case, a read (issue 24: asking it in the run's
+ * transaction cost every read one more statement, ~2 % of a small one). A committed transaction
+ * with an id writes its commit record to the WAL file before COMMIT returns (synchronous_commit
+ * `on`), and that write passes the journal: a window whose run left every file of the data
+ * directory as it was did not write. A window that changed a file (the commit record, or a read's
+ * own hint bits, pruning or sort files) is asked: did the first unassigned transaction id move
+ * since the run began? Nothing else in this worker takes an id (no autovacuum in PGlite's single
+ * user). With synchronous_commit not `on`, or a text that names it (or set_config), the commit
+ * record may stay in memory, so the id is asked whatever the files say. (A function that builds the
+ * setting's name at run time is not seen: its run's commit record then reaches the files in a later
+ * window, as it did when the question was asked in the transaction; the journal keeps what reaches
+ * the files.)
  */
-const WROTE = 'SELECT txid_current_if_assigned() IS NOT NULL';
+async function wrote(db: PGlite, id: number, sql: string, settings: Settings | undefined): Promise<boolean> {
+  const window = journal.segments.at(-1);
+  const filesChanged = window?.id !== id || window.paths.size > 0;
+  const commitOnDisk = settings?.sync === 'on' && !/synchronous_commit|set_config/i.test(sql);
+  if (!filesChanged && commitOnDisk) return false;
+  const [after] = (await db.query<{ next: string }>(NEXT_XID)).rows;
+  return !!settings?.next && !!after && BigInt(after.next) > BigInt(settings.next);
+}
 
 /**
  * The run's transaction as PGlite's `transaction()` sends it (BEGIN, the text as one simple query,
- * COMMIT or ROLLBACK), with two changes: the text's rows are cut to `maxRows` on the wire
- * ({@link execCut}), and, when `keep`, {@link WROTE} is asked (UNDO-4) in the text's own stream,
- * so a read with undo on makes exactly the PGlite calls a read with undo off makes: the question
- * costs one trivial statement inside Postgres, not a call of its own (a call of PGlite's `exec`
- * with its result parsing cost ~0.1 ms, a few % of a small read).
- * Without `keep` (the bench's baseline) `changed` is false: nothing asked, nothing kept.
+ * COMMIT or ROLLBACK), with its rows cut to `maxRows` on the wire ({@link execCut}): a read with
+ * undo on makes exactly the PGlite calls a read with undo off makes ({@link wrote}).
  */
-async function runInTransaction(db: PGlite, sql: string, maxRows: number | undefined, keep: boolean): Promise<{ ran: CutResults; changed: boolean }> {
+async function runInTransaction(db: PGlite, sql: string, maxRows: number | undefined): Promise<CutResults> {
   await db.exec('BEGIN');
   let open = true;
   try {
-    const { ran, wrote } = await execCut(db, sql, maxRows, keep);
+    const ran = await execCut(db, sql, maxRows);
     open = false;
     const [commit] = await db.exec('COMMIT', { rowMode: 'array' });
     // A COMMIT that rolled back (its transaction had failed) answers the tag ROLLBACK.
     if (commit?.command === 'ROLLBACK') throw new Error('The transaction was rolled back at COMMIT.');
-    return { ran, changed: keep && wrote };
+    return ran;
   } catch (error) {
     if (open) await db.exec('ROLLBACK').catch(() => {});
     throw error;
@@ -197,39 +223,17 @@ async function runInTransaction(db: PGlite, sql: string, maxRows: number | undef
  * same messages PGlite's exec sends (the text as one simple query, then a Sync), read through
  * {@link RowCut}, and only the kept bytes parsed by PGlite's own parser and `parseResults`. The
  * first error Postgres reports is thrown, as exec throws it (its fields: code, position, …).
- * With `askWrote`, {@link WROTE} goes as a second simple query in the same call (Postgres reads
- * the two in order; after an error in the text it fails too, and the text's error is the first);
- * its result is taken off the end and answered as `wrote`.
  */
-async function execCut(db: PGlite, sql: string, maxRows: number | undefined, askWrote: boolean): Promise<{ ran: CutResults; wrote: boolean }> {
-  // The question's one row must survive the cut: a cut to no rows (never asked for) asks it alone.
-  const pipelined = askWrote && (maxRows ?? 1) >= 1;
+async function execCut(db: PGlite, sql: string, maxRows: number | undefined): Promise<CutResults> {
   const cut = new RowCut(maxRows);
   const onRawData = (bytes: Uint8Array) => cut.push(bytes);
-  await db.execProtocolRawStream(pipelined ? concat(protocol.serialize.query(sql), protocol.serialize.query(WROTE)) : protocol.serialize.query(sql), { syncToFs: false, onRawData });
+  await db.execProtocolRawStream(protocol.serialize.query(sql), { syncToFs: false, onRawData });
   await db.execProtocolRawStream(protocol.serialize.sync(), { syncToFs: false, onRawData });
   const backend: messages.BackendMessage[] = [];
   new protocol.Parser().parse(cut.kept(), (message) => backend.push(message));
   const error = backend.find((message) => message instanceof messages.DatabaseError);
   if (error) throw error;
-  const raw = parse.parseResults(backend, db.parsers, { rowMode: 'array' });
-  const totals = cut.totals;
-  let wrote = false;
-  if (pipelined) {
-    wrote = (raw.pop()?.rows[0] as unknown[] | undefined)?.[0] === true;
-    totals.pop();
-  } else if (askWrote) {
-    const [check] = await db.exec(WROTE, { rowMode: 'array' });
-    wrote = (check?.rows[0] as unknown[] | undefined)?.[0] === true;
-  }
-  return { ran: { raw, totals }, wrote };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const both = new Uint8Array(a.length + b.length);
-  both.set(a);
-  both.set(b, a.length);
-  return both;
+  return { raw: parse.parseResults(backend, db.parsers, { rowMode: 'array' }), totals: cut.totals };
 }
 
 /**
