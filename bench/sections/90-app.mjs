@@ -82,10 +82,18 @@ async function switchOn(page, origin, tool) {
   const toggle = page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`);
   await toggle.waitFor({ timeout: 30_000 });
   if (!(await toggle.isChecked())) await toggle.click();
-  await page.waitForFunction(async ({ names, listed }) => {
-    const now = await new Function(`return (${listed})()`)();
-    return names.every((n) => now.includes(n));
-  }, { names: OPERATIONS[tool], listed: listedInPage.toString() }, { timeout: 30_000 });
+  // Polled from here, each answer awaited: page.waitForFunction took the async check's promise for
+  // a truthy answer, so the next page.goto could come before the switch-on was verified and stored
+  // (the switch then read off on the next visit: the "not listed after 20 s" of issue 24).
+  for (const end = Date.now() + 30_000; ;) {
+    const listed = await page.evaluate(async ({ names, listed }) => {
+      const now = await new Function(`return (${listed})()`)();
+      return names.every((n) => now.includes(n));
+    }, { names: OPERATIONS[tool], listed: listedInPage.toString() });
+    if (listed) return;
+    if (Date.now() > end) throw new Error(`${tool}'s operations not listed 30 s after its switch was turned on`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /**
@@ -308,7 +316,10 @@ export async function run({ demo, browser }) {
       for (const key of Object.keys(localStorage)) if (key.startsWith('fd-ai-operations:')) localStorage.removeItem(key);
     });
   } catch (error) {
-    error.message += `\n  the page's last console lines:\n    ${said.slice(-20).join('\n    ') || '(none)'}`;
+    const lines = `\n  the page's last console lines:\n    ${said.slice(-20).join('\n    ') || '(none)'}`;
+    error.message += lines;
+    // The runner prints the stack, which was written before the message grew.
+    if (error.stack) error.stack += lines;
     throw error;
   } finally {
     await page.close();
