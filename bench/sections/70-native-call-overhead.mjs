@@ -33,21 +33,25 @@ export async function run({ demo }) {
       const tools = await own.getTools();
       const tool = (n) => tools.find((t) => t.name === n);
       const input = { text: 'hello' };
-      // performance.now() is coarsened to 0.1 ms here, so calls are timed in interleaved batches.
+      // performance.now() is coarsened to 0.1 ms here, so calls are timed in interleaved batches;
+      // each pair's two batches run back to back, and the budget is on the median of the pairs'
+      // differences: with 20 batches and the difference of two medians it read 0.027–0.061 ms
+      // between quiet runs of the same code (the machine's drift between batches, not ai-ops).
       const BATCH = 100;
-      const BATCHES = 20;
+      const BATCHES = 60;
       const batch = async (n) => {
         const t = tool(n);
         const start = performance.now();
         for (let i = 0; i < BATCH; i++) await own.executeTool(t, input);
         return (performance.now() - start) / BATCH;
       };
-      const times = { bare: [], aiOps: [] };
+      const times = { bare: [], aiOps: [], added: [] };
       await batch('bare_echo');
       await batch('bench_echo');
       for (let i = 0; i < BATCHES; i++) {
         if (i % 2) { times.bare.push(await batch('bare_echo')); times.aiOps.push(await batch('bench_echo')); }
         else { times.aiOps.push(await batch('bench_echo')); times.bare.push(await batch('bare_echo')); }
+        times.added.push(times.aiOps[i] - times.bare[i]);
       }
       const check = JSON.parse(await own.executeTool(tool('bench_echo'), input));
       if (JSON.parse(check.content[0].text).text !== 'hello') throw new Error('bench_echo answered something else');
@@ -57,15 +61,16 @@ export async function run({ demo }) {
         n: times.bare.length * BATCH,
         bare50: pct(times.bare, 0.5), bare95: pct(times.bare, 0.95),
         ai50: pct(times.aiOps, 0.5), ai95: pct(times.aiOps, 0.95),
+        added50: pct(times.added, 0.5), added25: pct(times.added, 0.25), added75: pct(times.added, 0.75),
       };
     });
-    const overhead = stats.ai50 - stats.bare50;
+    const overhead = stats.added50;
     const ms = (x) => `${x.toFixed(4)} ms`;
     return [
       { label: `bare tool via the browser's executeTool, p50 / p95 (n=${stats.n})`, value: `${ms(stats.bare50)} / ${ms(stats.bare95)}` },
       { label: `ai-ops tool via the browser's executeTool, p50 / p95 (n=${stats.n})`, value: `${ms(stats.ai50)} / ${ms(stats.ai95)}` },
       { label: 'ratio ai-ops / bare at p50 (browser\'s own WebMCP)', value: `${(stats.ai50 / stats.bare50).toFixed(2)}x` },
-      { label: 'added per call at p50 (ai-ops − bare), browser\'s own', value: ms(overhead), budget: '≤ 0.05 ms', ok: overhead <= 0.05 },
+      { label: 'added per call at p50 (ai-ops − bare), browser\'s own', value: `${ms(overhead)} (median of ${stats.n / 100} paired batches; quartiles ${ms(stats.added25)}–${ms(stats.added75)}; p50 − p50 ${ms(stats.ai50 - stats.bare50)})`, budget: '≤ 0.05 ms', ok: overhead <= 0.05 },
     ];
   } finally {
     await browser.close();
