@@ -82,7 +82,7 @@ export async function run({ demo, browser }) {
     into.push(...r.each);
     return r.ms;
   };
-  // Each round's two read batches run back to back (their medians): their ratio sees the same machine, so a load
+  // Each round's two read batches run back to back (each timed as one interval): their ratio sees the same machine, so a load
   // that comes and goes between rounds (6 engineers on 2 cores) falls out of the median of ratios.
   const paired = [];
   for (let i = 0; i < ROUNDS; i++) {
