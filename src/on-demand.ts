@@ -55,6 +55,8 @@ export interface OnDemandOptions {
   verifier?: UserVerifier | null;
   /** Whether a program drives the browser; default `navigator.webdriver`. */
   automated?: boolean;
+  /** How long one verification may wait for the user (UV-10); default 50 s (CONF-8's). */
+  verificationTimeoutMs?: number;
 }
 
 /** What the runtime hands its sessions once this part loaded. */
@@ -113,7 +115,7 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   // Resolved once, so the enrolment and the receipts are read from the same storage.
   const storage = storageOf(win, options.storage);
   const verifier = options.verifier !== undefined ? options.verifier
-    : createWebAuthnVerifier({ window: win, storage, consent: options.consent, automated });
+    : createWebAuthnVerifier({ window: win, storage, consent: options.consent, automated, timeoutMs: options.verificationTimeoutMs });
   const consent = createConsentGate({ verifier, clock, automated, consent: options.consent, storage });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });

@@ -55,6 +55,11 @@ export interface AiOpsOptions extends RelayOptions {
   verifier?: UserVerifier | null;
   /** Overrides `navigator.webdriver` (tests). */
   automated?: boolean;
+  /**
+   * How long one platform verification may wait for the user before it counts as their "no"
+   * (UV-10); default 50 s, CONF-8's. Tests pass seconds, as they pass a clock.
+   */
+  verificationTimeoutMs?: number;
 }
 
 /** The runtime of one page. */
