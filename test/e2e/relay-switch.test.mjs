@@ -168,11 +168,14 @@ test('[VER-4] [SW-5] the slides page in a cross-origin frame of an about:blank p
   }
 });
 
-test('[VER-4] [SW-5] the slides page on localhost framed by the site on 127.0.0.1 (another origin): nothing registered', async () => {
+test('[VER-4] [SW-5] the slides page on localhost framed by a site on 127.0.0.1 (another origin): nothing registered', async () => {
   const outer = await browser.context.newPage();
   const frameTraffic = recordTraffic(outer);
+  // The playground sends 127.0.0.1 to localhost (UV-4), so the framing site is one the browser is given here.
+  const site = `http://127.0.0.1:${demo.port}/framing-site`;
+  await outer.route(site, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>another origin</title><body></body>' }));
   try {
-    await outer.goto(`http://127.0.0.1:${demo.port}/`);
+    await outer.goto(site);
     await outer.evaluate((src) => {
       const frame = document.createElement('iframe');
       frame.src = src;
