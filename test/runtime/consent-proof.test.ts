@@ -8,7 +8,7 @@ import { descriptionJson, makeKey, makeReceipt, rawToDer } from '../helpers/synt
 const origin = 'http://localhost:8000';
 const call = async (over: Partial<Extract<ConsentDescription, { kind: 'call' }>> = {}): Promise<ConsentDescription> => ({
   kind: 'call', origin, tool: 'node', operation: 'node_delete_file', inputDigest: await inputDigest({ path: 'a.txt' }),
-  callId: 7, openedAt: 1_764_000_000_000, skipFuture: false, ...over,
+  callId: 7, openedAt: 1_764_000_000_000, skipFuture: false, skipUntil: null, ...over,
 });
 
 /** `text` (base64url) with byte `index` (negative: from the end) XOR `mask`. */
@@ -37,6 +37,8 @@ describe('consent proof (pure)', () => {
       await call({ callId: 8 }), await call({ openedAt: description.kind === 'call' ? description.openedAt + 1 : 0 }),
       await call({ inputDigest: await inputDigest({ path: 'b.txt' }) }), await call({ tool: 'go' }), await call({ operation: 'node_write_file' }),
       await call({ origin: 'http://localhost:8001' }), await call({ skipFuture: true }),
+      // UV-9: the skip a call grants is signed with it, to the millisecond of its period's end.
+      await call({ skipFuture: true, skipUntil: 1_764_604_800_000 }), await call({ skipFuture: true, skipUntil: 1_764_604_800_001 }),
     ];
     const challenges = new Set([description, ...variants].map(descriptionJson));
     expect(challenges.size).to.equal(variants.length + 1);
@@ -109,6 +111,7 @@ describe('consent proof (pure)', () => {
     const description = receipt.description as Extract<ConsentDescription, { kind: 'call' }>;
     const replays: ConsentDescription[] = [
       { ...description, callId: 8 }, { ...description, openedAt: description.openedAt + 1 }, { ...description, skipFuture: true },
+      { ...description, skipFuture: true, skipUntil: description.openedAt + 604_800_000 }, { ...description, skipUntil: 0 },
       { ...description, tool: 'go' }, { ...description, operation: 'node_write_file' }, { ...description, origin: 'http://localhost:8001' },
       { ...description, inputDigest: flipByte(description.inputDigest, 0).slice(0, 64) },
       { kind: 'switch', origin, tool: 'node', enabledUntil: description.openedAt },

@@ -114,3 +114,47 @@ export class FakeLoader implements ScriptLoader {
 
 /** Resolves after pending promise callbacks ran. */
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A consent store (UV-8) whose records a test can read and plant: the memory store's behaviour
+ * (values copied in and out, never rejecting), with the map in sight.
+ */
+export class MemoryConsentStore {
+  readonly values = new Map<string, unknown>();
+  get = async (key: string): Promise<unknown> => (this.values.has(key) ? structuredClone(this.values.get(key)) : undefined);
+  set = async (key: string, value: unknown): Promise<void> => void this.values.set(key, structuredClone(value));
+  delete = async (key: string): Promise<void> => void this.values.delete(key);
+}
+
+/** What the page's IndexedDB consent database (`ai-ops-consent`, store `records`) holds, read with the raw API; {} when it does not exist. */
+export async function readConsentDatabase(): Promise<Record<string, unknown>> {
+  const databases = await indexedDB.databases();
+  if (!databases.some((d) => d.name === 'ai-ops-consent')) return {};
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('ai-ops-consent');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    if (!db.objectStoreNames.contains('records')) return {};
+    const store = db.transaction('records', 'readonly').objectStore('records');
+    const [keys, values] = await Promise.all([store.getAllKeys(), store.getAll()].map((request) => new Promise<unknown[]>((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result as unknown[]);
+      request.onerror = () => reject(request.error);
+    })));
+    return Object.fromEntries(keys.map((key, i) => [String(key), values[i]]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes the page's IndexedDB consent database (as clearing site data, or CDP's IndexedDB domain, can); open connections are closed by their versionchange handler. */
+export function deleteConsentDatabase(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase('ai-ops-consent');
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+    // Blocked: a connection that did not close; the deletion completes once it does.
+    request.onblocked = () => {};
+  });
+}
