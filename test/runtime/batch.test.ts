@@ -10,7 +10,7 @@ import { canonicalJson, descriptionDigest, inputDigest, type ConsentDescription,
 import { VerificationRefused, type UserVerifier } from '../../src/user-verifier.js';
 import { CONFIRMATION_DEADLINE_MS, REFUSAL_MEMORY_MS } from '../../src/confirmation-queue.js';
 import { auditRecord } from '../../src/audit-export.js';
-import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, flush } from './helpers.js';
 
 /** A verifier that applies (a program drives the browser), signs anything, and records each request. */
 class RecordingVerifier implements UserVerifier {
@@ -20,7 +20,7 @@ class RecordingVerifier implements UserVerifier {
   asked: ConsentDescription[] = [];
   applies = () => true;
   possible = () => true;
-  enrolled = () => ({ credentialId: 'cred', alg: -7, spki: 'key' });
+  enrolled = async () => ({ credentialId: 'cred', alg: -7, spki: 'key' });
   async verify(description: ConsentDescription, signal?: AbortSignal): Promise<Receipt> {
     this.asked.push(description);
     if (this.hold) await this.hold;
@@ -37,7 +37,7 @@ async function setup({ verified = true } = {}) {
   const clock = new FakeClock();
   const verifier = new RecordingVerifier();
   const aiOps = createAiOps({
-    clock, storage: new MemoryStorage(), loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false,
+    clock, storage: new MemoryStorage(), consentStore: new MemoryConsentStore(), loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false,
     assetsBase: '/vendor/', automated: true, ...(verified ? { verifier } : { verifier: null, consent: 'click' as const }),
   });
   /** What ran, in order: `start <path>` / `end <path>` (execute), `prepare <path>`. */
@@ -102,7 +102,7 @@ describe('many waiting calls, one decision (BATCH)', () => {
     // Each row keeps the batch receipt and its own call description; its digest is the set's, in order.
     const calls = rows.map((r) => r.batch!.call!);
     for (const [i, call] of calls.entries()) {
-      expect(call).to.include({ kind: 'call', origin: ctx.verifier.origin, tool: 'files', operation: 'files_delete', callId: listed[i], skipFuture: false });
+      expect(call).to.include({ kind: 'call', origin: ctx.verifier.origin, tool: 'files', operation: 'files_delete', callId: listed[i], skipFuture: false, skipUntil: null });
       expect(call.kind === 'call' && call.inputDigest).to.equal(await inputDigest({ path: paths[i] }));
     }
     expect(batch).to.deep.equal({ kind: 'batch', origin: ctx.verifier.origin, batchId: rows[0].batch!.id, calls: await Promise.all(calls.map(descriptionDigest)) });
@@ -169,13 +169,15 @@ describe('many waiting calls, one decision (BATCH)', () => {
     expect(ctx.events.filter((e) => e.startsWith('start'))).to.deep.equal(['start a', 'start c']);
   });
 
-  it('[BATCH-2] a refused verification approves none of the set', async () => {
+  it('[BATCH-2] [UV-10] a refused verification approves none of the set, each answered with the reason', async () => {
     const ctx = await setup();
     ctx.verifier.refuse = true;
     const { answers, listed } = await burst(ctx, ['a', 'b']);
     ctx.queue.approveAll(listed);
     const envelopes = await Promise.all(answers);
     expect(envelopes.map((e) => e.error?.code)).to.deep.equal(['declined', 'declined']);
+    // UV-10: each says the verification did not happen, not that the user said no.
+    for (const e of envelopes) expect(e.error.message).to.contain('user verification was cancelled or failed').and.not.contain('the user declined');
     expect(ctx.events.filter((e) => e.startsWith('start'))).to.deep.equal([]);
   });
 
