@@ -4,7 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
+import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
 import { verifyReceipt } from '../../src/verify.js';
@@ -37,15 +37,16 @@ async function setup({ guard = 0, clock = undefined as ReturnType<typeof createF
   const verifier = consent.verifier!;
   const asked: string[] = [];
   const verify = verifier.verify.bind(verifier);
-  (verifier as { verify: typeof verify }).verify = (description, signal, timeoutMs) => {
+  (verifier as { verify: typeof verify }).verify = (description, signal) => {
     asked.push(description.kind);
-    return verify(description, signal, timeoutMs);
+    return verify(description, signal);
   };
   const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
   el.pointerGuardMs = guard;
+  if (clock) el.clock = clock;
   el.automated = true;
   await el.updateComplete;
-  return { aiOps, session, el, asked, key: verifier.enrolled()! };
+  return { aiOps, session, el, asked, key: (await verifier.enrolled())! };
 }
 
 /** `paths` deleted in one burst; resolves once the dialog lists them all. */
@@ -80,7 +81,6 @@ describe('many waiting calls in the dialog (BATCH)', () => {
   it('[BATCH-1] the dialog says how many wait behind it and lists them: operation, summary, tool, time left, each openable to its content; axe passes', async () => {
     const clock = createFakeClock();
     const ctx = await setup({ clock });
-    ctx.el.clock = clock;
     const answers = await burst(ctx, ['a.go', 'b.go', 'c.go', 'd.go', 'e.go']);
     const count = part(ctx.el, 'batch-count')!;
     expect(textOf(count)).to.equal('ほかに 4 件が待っています');
@@ -244,5 +244,54 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     expect(ctx.el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
     expect(opened).to.equal(0);
     expect(ctx.aiOps.log.getState().entries.at(-1)!.resultSummary.text).to.contain('not asked again');
+  });
+  it('[UV-11] [BATCH-4] a batch list that changes while the dialog waits starts SAFE-7\'s guard again: a pointer press right after approves nothing', async () => {
+    // Another start than BATCH-1's clock: the same moment would be the same switch-on, which a page signs once (UV-3).
+    const clock = createFakeClock(Date.UTC(2025, 5, 1));
+    const ctx = await setup({ guard: POINTER_GUARD_MS, clock });
+    const click = (name: string) => sendMouse({ type: 'click', position: centerOf(part(ctx.el, name)!) });
+    const answers = await burst(ctx, ['a.go', 'b.go']);
+    clock.advance(POINTER_GUARD_MS);
+    await offered(ctx.el);
+    expect(part(ctx.el, 'action-button')!.hasAttribute('aria-disabled')).to.equal(false);
+    // A third call arrives: 「すべて承認」 would now decide for three. The guard starts again.
+    answers.push(ctx.session.call('go_delete_file', { path: 'c.go' }).then((json) => JSON.parse(json)));
+    await until(() => parts(ctx.el, 'batch-item').length === 2, 'the longer list');
+    await ctx.el.updateComplete;
+    expect(part(ctx.el, 'action-button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(part(ctx.el, 'approve-all-button')!.getAttribute('aria-disabled')).to.equal('true');
+    ctx.asked.length = 0;
+    await click('approve-all-button');
+    await click('action-button');
+    await ctx.el.updateComplete;
+    expect(ctx.aiOps.confirmations.getState().current?.status).to.equal('waiting');
+    expect(ctx.asked).to.deep.equal([]);
+    // One listed call leaves the list (its caller cancelled it): a change too.
+    clock.advance(POINTER_GUARD_MS);
+    await ctx.el.updateComplete;
+    expect(part(ctx.el, 'action-button')!.hasAttribute('aria-disabled')).to.equal(false);
+    const controller = new AbortController();
+    answers.push(ctx.session.call('go_delete_file', { path: 'd.go' }, { signal: controller.signal }).then((json) => JSON.parse(json)));
+    await until(() => parts(ctx.el, 'batch-item').length === 3, 'd.go listed');
+    clock.advance(POINTER_GUARD_MS);
+    await ctx.el.updateComplete;
+    controller.abort();
+    await until(() => parts(ctx.el, 'batch-item').length === 2, 'd.go gone');
+    await ctx.el.updateComplete;
+    expect(part(ctx.el, 'action-button')!.getAttribute('aria-disabled')).to.equal('true');
+    await click('action-button');
+    await ctx.el.updateComplete;
+    expect(ctx.aiOps.confirmations.getState().current?.status).to.equal('waiting');
+    // Past the guard the same press approves the dialog's own call, with the device.
+    clock.advance(POINTER_GUARD_MS);
+    await ctx.el.updateComplete;
+    await click('action-button');
+    expect(await answers[0]).to.deep.equal({ ok: true, path: 'a.go' });
+    expect(ctx.asked).to.deep.equal(['call']);
+    // Leave no call in flight: on this injected clock the switch-off's withdrawal would wait for it (APP-1).
+    clock.advance(50_000);
+    await Promise.all(answers);
+    ctx.session.turnOff();
+    clock.advance(0);
   });
 });

@@ -10,6 +10,7 @@ import type { ModelContextTool } from '../../src/model-context.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { defineOperation, type AnyOperationDefinition } from '../../src/definition.js';
 import { fail, succeed } from '../../src/result.js';
+import { createMemoryConsentStore, type ConsentStore } from '../../src/consent-store.js';
 
 /** A Storage kept in memory. */
 export class MemoryStorage implements Storage {
@@ -117,13 +118,17 @@ export function createFakeLoader(): FakeLoader {
 
 const runtimes: AiOps[] = [];
 
-/** A runtime for one test: its own storage, loader and (optionally) clock; no auto-reconnect. */
-export function createTestRuntime(options: AiOpsOptions = {}): AiOps & { loader: FakeLoader; storage: MemoryStorage } {
+/**
+ * A runtime for one test: its own storage, consent store (in memory: the enrolment of one test's
+ * device must not outlive it, UV-8), loader and (optionally) clock; no auto-reconnect.
+ */
+export function createTestRuntime(options: AiOpsOptions = {}): AiOps & { loader: FakeLoader; storage: MemoryStorage; consentStore: ConsentStore } {
   const loader = (options.loader as FakeLoader | undefined) ?? createFakeLoader();
   const storage = (options.storage as MemoryStorage | undefined) ?? new MemoryStorage();
-  const aiOps = createAiOps({ window, consent: 'click', embedded: false, autoReconnect: false, ...options, loader, storage });
+  const consentStore = options.consentStore ?? createMemoryConsentStore();
+  const aiOps = createAiOps({ window, consent: 'click', embedded: false, autoReconnect: false, ...options, loader, storage, consentStore });
   runtimes.push(aiOps);
-  return Object.assign(aiOps, { loader, storage });
+  return Object.assign(aiOps, { loader, storage, consentStore });
 }
 
 /** Turns off every session of the runtimes made so far (run it after each test). */
