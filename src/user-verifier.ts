@@ -68,7 +68,8 @@ export interface UserVerifier {
    * never used before on this page. Resolves to the receipt, or rejects with
    * {@link VerificationRefused}. `signal` aborts the WebAuthn request (reason `aborted`); past
    * the verifier's `timeoutMs` the page itself ends the request (reason `timeout`): browsers
-   * round a short WebAuthn timeout up (Chromium to 10 s), and the user's "no" must not wait on that.
+   * round a short WebAuthn timeout up (Chromium to 10 s), and the user's "no" must not wait on that;
+   * the browser is told a later one, so that its own rejection never stands in for the page's.
    */
   verify(description: ConsentDescription, signal?: AbortSignal): Promise<Receipt>;
   /**
@@ -95,6 +96,14 @@ export interface WebAuthnVerifierOptions {
 
 /** The default WebAuthn timeout: CONF-8's 50 s, which include the verification. */
 export const VERIFICATION_TIMEOUT_MS = 50_000;
+
+/**
+ * How much longer than the page's own deadline the browser is told to wait: the page ends the
+ * request itself (reason `timeout`), and a browser that keeps the timeout it is given (Chromium
+ * with a virtual authenticator rejects `NotAllowedError` at exactly that moment, measured) would
+ * otherwise race it and read as `cancelled`.
+ */
+const BROWSER_TIMEOUT_SLACK_MS = 5_000;
 
 /**
  * The page author's mode for one tool (UV-2): the one mode, or the tool's own entry (`auto` when
@@ -198,7 +207,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
         pubKeyCredParams: SUPPORTED_ALGORITHMS.map((alg) => ({ type: 'public-key' as const, alg })),
         authenticatorSelection: { authenticatorAttachment: 'platform', residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
         attestation: 'none',
-        timeout: timeoutMs,
+        timeout: timeoutMs + BROWSER_TIMEOUT_SLACK_MS,
       },
       signal,
     }) as PublicKeyCredential | null;
@@ -244,7 +253,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
           allowCredentials: [{ type: 'public-key', id: fromBase64Url(record.credentialId) as BufferSource }],
           userVerification: 'required',
           rpId: hostname,
-          timeout: timeoutMs,
+          timeout: timeoutMs + BROWSER_TIMEOUT_SLACK_MS,
         },
         signal: controller.signal,
       }) as PublicKeyCredential | null;
