@@ -1,15 +1,19 @@
-// The dialog and the switch with verified consent (UV-1, UV-2, UV-4, UV-7), through the real WebAuthn
-// stack: the user's device is a CDP virtual authenticator (test/wtr-webauthn-plugin.mjs), present
-// (automatic presence simulation on) or absent (off: the OS prompt never completes).
+// The dialog and the switch with verified consent (UV-1, UV-2, UV-4, UV-7, UV-9, UV-10), through the
+// real WebAuthn stack: the user's device is a CDP virtual authenticator (test/wtr-webauthn-plugin.mjs),
+// present (automatic presence simulation on) or absent (off: the OS prompt never completes). The
+// enrolment and the receipts are kept in the runtime's consent store (memory here, UV-8).
 import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
+import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
+import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
 import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/user-verifier.js';
-import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { AUTOMATED_NEEDS_VERIFICATION, receiptsKey } from '../../src/consent-gate.js';
+import type { AiOpsOptions } from '../../src/runtime.js';
+import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
 
 await loadAiOpsElements();
 
@@ -29,17 +33,30 @@ const device = {
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
-/** A runtime whose consent is the default (`auto`) in a browser a program drives, switched on by the present user. */
-async function setup({ automated = true } = {}) {
+/** A runtime whose consent is the default (`auto`), in a browser a program drives or not, switched on by the present user. */
+async function setup({ automated = true, ...options }: { automated?: boolean } & AiOpsOptions = {}) {
   const storage = new MemoryStorage();
-  const aiOps = createTestRuntime({ consent: 'auto', automated, storage });
+  const aiOps = createTestRuntime({ consent: 'auto', automated, storage, ...options });
   const session = aiOps.provideOperations('go', testOperations('go'));
   await turnOn(session);
   const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
   el.pointerGuardMs = 0;
   el.automated = automated;
   await el.updateComplete;
-  return { aiOps, session, el, storage };
+  return { aiOps, session, el, storage, consentStore: aiOps.consentStore };
+}
+
+/** The switch element of `tool`, and a press on it with the keyboard (Space), as a person's. */
+async function switchFor(aiOps: ReturnType<typeof createTestRuntime>, tool: string) {
+  const sw = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool=${tool} .aiOps=${aiOps}></ai-ops-switch>`);
+  const input = sw.shadowRoot!.querySelector<HTMLInputElement>('input[role="switch"]')!;
+  return {
+    sw, input,
+    async press() {
+      input.focus();
+      await sendKeys({ press: 'Space' });
+    },
+  };
 }
 
 async function dialogFor(el: AiOpsConfirm) {
@@ -58,12 +75,16 @@ describe('verified consent in the elements (UV)', () => {
   afterEach(async () => {
     cleanupRuntimes();
     await device.remove();
+    await resetMouse();
   });
 
   it('[UV-1] [UV-5] the present user approves with the click plus the device: the call runs and its row keeps the receipt', async () => {
     await device.add(true);
-    const { aiOps, session, el, storage } = await setup();
-    expect(JSON.parse(storage.getItem(ENROLMENT_KEY)!)).to.have.keys(['v', 'credentialId', 'alg', 'spki']);
+    const { aiOps, session, el, storage, consentStore } = await setup();
+    expect(await consentStore.get(ENROLMENT_KEY)).to.have.keys(['v', 'credentialId', 'alg', 'spki']);
+    // UV-8: localStorage keeps PERM-1's switch value and nothing of the consent.
+    expect(storage.length).to.equal(1);
+    expect(storage.getItem(permissionKey('go'))).to.not.equal(null);
     const call = session.call('go_delete_file', { path: 'a.go' });
     await dialogFor(el);
     // The dialog says approving needs the device, not the AGENT-3 sentence of a click-only dialog.
@@ -106,31 +127,36 @@ describe('verified consent in the elements (UV)', () => {
     expect(aiOps.log.getState().entries.at(-1)!.receipt).to.equal(null);
   });
 
-  it('[UV-2] in a person\'s browser without enrolment the dialog offers 「承認を本人確認で守る」; taking it enrols and verifies that approval', async () => {
+  it('[UV-2] in a person\'s browser (automated false) the switch-on enrols, verified, and the dialog asks the device too: no offer, no click fallback', async () => {
     await device.add(true);
-    const { aiOps, session, el, storage } = await setup({ automated: false });
-    expect(storage.getItem(ENROLMENT_KEY)).to.equal(null); // a person's click-only switch-on enrolled nothing
+    const { aiOps, session, el, consentStore } = await setup({ automated: false });
+    // The switch-on itself enrolled (a click alone turns nothing on, whoever drives the browser).
+    expect(await consentStore.get(ENROLMENT_KEY)).to.have.keys(['v', 'credentialId', 'alg', 'spki']);
+    expect(((await consentStore.get(receiptsKey('go'))) as { on: { description: unknown } }).on.description).to.include({ kind: 'switch', tool: 'go' });
     const call = session.call('go_delete_file', { path: 'c.go' });
     await dialogFor(el);
-    const offer = part(el, 'protect')!;
-    expect(textOf(offer)).to.equal('承認を本人確認で守る');
-    offer.querySelector('input')!.click();
+    expect(aiOps.confirmations.getState().current!.verification).to.equal('required');
+    expect(part(el, 'protect')).to.equal(null);
+    expect(textOf(el.shadowRoot!.querySelector('[part="body"]'))).to.not.contain('承認を本人確認で守る');
+    expect(textOf(part(el, 'verification-notice'))).to.contain('本人確認');
+    expect(part(el, 'automation-notice')).to.equal(null);
     await approveByKeyboard(el);
     expect(JSON.parse(await call).ok).to.equal(true);
-    expect(aiOps.log.getState().entries.at(-1)!.receipt).to.not.equal(null);
-    expect(storage.getItem(ENROLMENT_KEY)).to.not.equal(null);
-    // From now on it applies on this origin (UV-2: the user opted in).
-    const next = session.call('go_delete_file', { path: 'd.go' });
-    await dialogFor(el);
-    expect(part(el, 'protect')).to.equal(null);
-    expect(textOf(part(el, 'verification-notice'))).to.contain('本人確認');
-    await approveByKeyboard(el);
-    expect(JSON.parse(await next).ok).to.equal(true);
+    expect(aiOps.log.getState().entries.at(-1)!.receipt!.description).to.include({ kind: 'call', operation: 'go_delete_file' });
+    // And with the user away, the same keyboard approval gives nothing.
+    await device.present(false);
+    const away = createTestRuntime({ consent: 'auto', automated: false, consentStore, verificationTimeoutMs: 1000 });
+    const next = away.provideOperations('go', testOperations('go'));
+    const { input, press } = await switchFor(away, 'go');
+    await press();
+    await until(() => next.getState().status === 'off' && next.getState().error !== null, 'the switch-on refused', 5000);
+    expect(input.checked).to.equal(false);
+    expect(next.getState().error).to.equal('本人確認に時間内に答えがなかったため、オンにしませんでした。');
   });
 
   it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
     await device.add(true);
-    const { aiOps, storage } = await setup();
+    const { aiOps, consentStore } = await setup();
     const verifier = (await aiOps.onDemand()).consent.verifier!;
     const log = await fixture<AiOpsLog>(html`<ai-ops-log .aiOps=${aiOps}></ai-ops-log>`);
     await log.updateComplete;
@@ -140,33 +166,145 @@ describe('verified consent in the elements (UV)', () => {
     expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verifier.fingerprint()}`);
     // A script's click does nothing; the user's click asks the device, then removes the record.
     part(log, 'unenrol-button')!.click();
-    expect(storage.getItem(ENROLMENT_KEY)).to.not.equal(null);
+    expect(await consentStore.get(ENROLMENT_KEY)).to.not.equal(undefined);
     const before = (await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: device.id })) as { credentials: { signCount: number }[] };
     await sendMouse({ type: 'click', position: centerOf(part(log, 'unenrol-button')!) });
-    await until(() => storage.getItem(ENROLMENT_KEY) === null, 'the enrolment removed');
+    let removed = false;
+    for (let i = 0; i < 300 && !removed; i++) {
+      removed = (await consentStore.get(ENROLMENT_KEY)) === undefined;
+      if (!removed) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(removed, 'the enrolment removed').to.equal(true);
     const after = (await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: device.id })) as { credentials: { signCount: number }[] };
     expect(after.credentials[0].signCount).to.be.greaterThan(before.credentials[0].signCount); // it signed for the removal
     await until(() => !part(log, 'verification-key'), 'the key line gone');
     expect(textOf(log.shadowRoot!.querySelector('.actions [role="status"]'))).to.equal('本人確認の登録を解除しました。');
   });
 
-  it('[UV-4] under automation with no way to verify, the switch stays off and says why in an alert; nothing is stored', async () => {
+  it('[UV-4] under automation with no way to verify, the switch stays off and says why and what to do in an alert, after AGENT-3\'s sentence; nothing is stored', async () => {
     // No authenticator on this page at all.
     const storage = new MemoryStorage();
     const aiOps = createTestRuntime({ consent: 'auto', automated: true, storage });
     aiOps.provideOperations('go', testOperations('go'));
-    const sw = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="go" .aiOps=${aiOps}></ai-ops-switch>`);
-    const input = sw.shadowRoot!.querySelector<HTMLInputElement>('input[role="switch"]')!;
-    input.focus();
-    await sendKeys({ press: 'Space' });
+    const { sw, input, press } = await switchFor(aiOps, 'go');
+    await press();
     await until(() => !!part(sw, 'alert'), 'the alert');
     await sw.updateComplete;
     const alert = part(sw, 'alert')!;
     expect(alert.getAttribute('role')).to.equal('alert');
-    expect(textOf(alert)).to.contain('このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。');
+    expect(textOf(part(sw, 'alert-body'))).to.equal(
+      `${AUTOMATED_NEEDS_VERIFICATION} このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。`);
     expect(input.checked).to.equal(false);
     expect(input.getAttribute('aria-checked') ?? String(input.checked)).to.equal('false');
     expect(storage.getItem(permissionKey('go'))).to.equal(null);
+    expect(await aiOps.consentStore.get(receiptsKey('go'))).to.equal(undefined);
     expect(aiOps.getSession('go')!.getState().status).to.equal('off');
+  });
+
+  it('[UV-4] in a person\'s browser with no way to verify, a click turns nothing on either: the alert says what to do, with no AGENT-3 sentence', async () => {
+    const storage = new MemoryStorage();
+    const aiOps = createTestRuntime({ consent: 'auto', automated: false, storage });
+    aiOps.provideOperations('go', testOperations('go'));
+    const { sw, input } = await switchFor(aiOps, 'go');
+    await sendMouse({ type: 'click', position: centerOf(input) });
+    await until(() => !!part(sw, 'alert'), 'the alert');
+    await sw.updateComplete;
+    const body = textOf(part(sw, 'alert-body'));
+    expect(body).to.equal('このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。');
+    expect(body).to.not.contain('プログラム');
+    expect(input.checked).to.equal(false);
+    expect(storage.length).to.equal(0);
+    expect(aiOps.getSession('go')!.getState().status).to.equal('off');
+    await expect(sw).to.be.accessible();
+  });
+
+  it('[UV-9] ticking 「今後尋ねない」 starts SAFE-7\'s guard again and shows beside the button what approving then grants; unticking removes it', async () => {
+    await device.add(true);
+    const clock = createFakeClock(Date.UTC(2025, 6, 1));
+    const { aiOps, session, el } = await setup({ clock });
+    el.clock = clock;
+    el.pointerGuardMs = POINTER_GUARD_MS;
+    const click = (target: Element) => sendMouse({ type: 'click', position: centerOf(target) });
+    const answer = session.call('go_delete_file', { path: 'e.go' });
+    await dialogFor(el);
+    clock.advance(POINTER_GUARD_MS);
+    await el.updateComplete;
+    const action = part(el, 'action-button')!;
+    expect(action.hasAttribute('aria-disabled')).to.equal(false);
+    expect(part(el, 'skip-choice')).to.equal(null);
+    // The box changes what the button grants: the guard starts again, and the choice shows beside it.
+    await click(part(el, 'checkbox')!);
+    await el.updateComplete;
+    expect((part(el, 'checkbox') as HTMLInputElement).checked).to.equal(true);
+    expect(action.getAttribute('aria-disabled')).to.equal('true');
+    const choice = part(el, 'skip-choice')!;
+    expect(textOf(choice)).to.equal('承認すると、このページでは今後このツールの操作を確認なしで実行します。');
+    expect(choice.parentElement).to.equal(part(el, 'actions'));
+    expect(choice.previousElementSibling).to.equal(action);
+    await expect(el).to.be.accessible();
+    await click(action);
+    await el.updateComplete;
+    expect(aiOps.confirmations.getState().current?.status).to.equal('waiting');
+    // Unticked: the choice goes, and the guard starts again as well.
+    clock.advance(POINTER_GUARD_MS);
+    await el.updateComplete;
+    await click(part(el, 'checkbox')!);
+    await el.updateComplete;
+    expect(part(el, 'skip-choice')).to.equal(null);
+    expect(action.getAttribute('aria-disabled')).to.equal('true');
+    await click(part(el, 'checkbox')!);
+    clock.advance(POINTER_GUARD_MS);
+    await el.updateComplete;
+    await click(action);
+    expect(JSON.parse(await answer).ok).to.equal(true);
+    const receipt = aiOps.log.getState().entries.at(-1)!.receipt!;
+    expect(receipt.description).to.include({ kind: 'call', skipFuture: true, skipUntil: session.permission.getState().enabledUntil });
+    // The verified skip: the next call runs with no dialog.
+    expect(JSON.parse(await session.call('go_delete_file', { path: 'f.go' })).ok).to.equal(true);
+    expect(el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
+    // English strings too.
+    expect(aiOpsStringsEn.confirmSkipChosen).to.equal('Approving also lets this tool\'s operations run on this page without asking.');
+  });
+
+  it('[UV-10] with the user away, two approvals time out (the verifier\'s own timeout): the third call gets no dialog and is declined saying so; the switch-on rests; 60 s later it asks again', async () => {
+    await device.add(true);
+    const clock = createFakeClock(Date.UTC(2025, 7, 1));
+    const { aiOps, session, el } = await setup({ clock, verificationTimeoutMs: 800 });
+    el.clock = clock;
+    await device.present(false);
+    for (const path of ['g.go', 'h.go']) {
+      const call = session.call('go_delete_file', { path });
+      await dialogFor(el);
+      await approveByKeyboard(el);
+      const envelope = JSON.parse(await call);
+      expect(envelope.error.code, path).to.equal('declined');
+      expect(envelope.error.message, path).to.contain('nobody answered the platform\'s user verification in time');
+      await until(() => !el.shadowRoot!.querySelector('dialog')!.open, 'the dialog closed');
+    }
+    let opened = 0;
+    el.shadowRoot!.querySelector('dialog')!.addEventListener('toggle', () => opened++);
+    const third = JSON.parse(await session.call('go_delete_file', { path: 'i.go' }));
+    expect(third.error.code).to.equal('declined');
+    expect(third.error.message).to.contain('did not complete twice in a row').and.contain('60 s');
+    expect(third.retryAfterMs).to.equal(60_000);
+    await el.updateComplete;
+    expect(opened).to.equal(0);
+    // The switch, turned off and on again by the user's key, says it rests and stays off.
+    const { sw, input, press } = await switchFor(aiOps, 'go');
+    session.turnOff();
+    await sw.updateComplete;
+    await device.present(true);
+    await press();
+    await until(() => !!part(sw, 'alert'), 'the alert');
+    await sw.updateComplete;
+    expect(textOf(part(sw, 'alert-body'))).to.contain('本人確認が続けて完了しなかったため、60 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。');
+    expect(input.checked).to.equal(false);
+    clock.advance(60_000);
+    await press();
+    await until(() => session.getState().status === 'on', 'on again', 5000);
+    const fourth = session.call('go_delete_file', { path: 'j.go' });
+    await dialogFor(el);
+    await approveByKeyboard(el);
+    expect(JSON.parse(await fourth).ok).to.equal(true);
   });
 });
