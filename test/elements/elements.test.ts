@@ -8,7 +8,8 @@ import { defineAiOpsElements, loadAiOpsElements } from '../../elements/define.js
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { configureAiOps, getAiOps } from '../../src/runtime.js';
 import { createStore } from '../../src/store.js';
-import { cleanupRuntimes, createFakeLoader, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn } from './helpers.js';
+import { cleanupRuntimes, createFakeLoader, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { deleteConsentDatabase, readConsentDatabase } from '../runtime/helpers.js';
 
 await loadAiOpsElements();
 
@@ -69,9 +70,9 @@ describe('elements: definition, runtime lookup, store controller', () => {
     expect(el.on).to.equal(false);
   });
 
-  it('[SHAPE-2] [UV-1] without provider or property, the page\'s default runtime (getAiOps) is used, verifying its switch-on as the default consent does', async () => {
-    // The default runtime's consent is `auto`, and this browser is automated: the user's device is a
-    // CDP virtual authenticator, and the switch-on goes through the real WebAuthn verification.
+  it('[SHAPE-2] [UV-1] [UV-8] without provider or property, the page\'s default runtime (getAiOps) is used, verifying its switch-on as the default consent does, its receipts in IndexedDB', async () => {
+    // The default runtime's consent is `auto`: the user's device is a CDP virtual authenticator, and
+    // the switch-on goes through the real WebAuthn verification, kept in the default consent store.
     const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add' })) as { authenticatorId: string };
     const storage = new MemoryStorage();
     configureAiOps({ storage, loader: createFakeLoader(), autoReconnect: false, embedded: false });
@@ -82,9 +83,21 @@ describe('elements: definition, runtime lookup, store controller', () => {
     await turnOn(session);
     await el.updateComplete;
     expect(el.on).to.equal(true);
-    expect(JSON.parse(storage.getItem('fd-ai-operations:drawio:uv')!).on.description).to.include({ kind: 'switch', tool: 'drawio' });
-    session.turnOff();
-    await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
+    try {
+      const records = await readConsentDatabase();
+      expect(Object.keys(records).sort()).to.deep.equal(['enrolment', 'receipts:drawio']);
+      expect((records['receipts:drawio'] as { on: { description: unknown } }).on.description).to.include({ kind: 'switch', tool: 'drawio' });
+      // localStorage: PERM-1's switch value only.
+      expect([...Array(storage.length).keys()].map((i) => storage.key(i))).to.deep.equal(['fd-ai-operations:drawio']);
+      session.turnOff();
+      let left: string[] = [];
+      await until(() => (void readConsentDatabase().then((r) => (left = Object.keys(r))), !left.includes('receipts:drawio') && left.length > 0), 'the receipts removed');
+      expect(left).to.deep.equal(['enrolment']);
+    } finally {
+      session.turnOff();
+      await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
+      await deleteConsentDatabase();
+    }
   });
 
   it('[SHAPE-2] StoreController subscribes while connected, renders on change, and can switch stores', async () => {
