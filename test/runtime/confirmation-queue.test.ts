@@ -1,6 +1,34 @@
 import { expect } from '@open-wc/testing';
 import { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from '../../src/confirmation-queue.js';
+import { CoolingDown, unverifiedMessage, type ApprovalRequest, type ConsentGate } from '../../src/consent-gate.js';
+import { VerificationRefused } from '../../src/user-verifier.js';
+import type { Receipt } from '../../src/consent-proof.js';
 import { FakeClock, flush } from './helpers.js';
+
+/**
+ * The part of the consent gate the queue uses (the gate itself: verified-consent.test.ts): it
+ * applies to the tools listed, records what it was asked, and answers as told.
+ */
+function scriptedGate(applying: string[]) {
+  const asked: ApprovalRequest[][] = [];
+  let refuse: unknown = null;
+  const receipt = (n: number) => ({ credentialId: 'c', authenticatorData: 'a', clientDataJSON: 'd', signature: `sig-${n}` }) as unknown as Receipt;
+  const gate = {
+    verifier: null,
+    applies: (tool: string) => applying.includes(tool),
+    async approve(request: ApprovalRequest) {
+      asked.push([request]);
+      if (refuse) throw refuse;
+      return receipt(asked.length);
+    },
+    async approveBatch(_batchId: string, requests: readonly ApprovalRequest[]) {
+      asked.push([...requests]);
+      if (refuse) throw refuse;
+      return { receipt: receipt(asked.length), calls: [] };
+    },
+  } as unknown as ConsentGate;
+  return { gate, asked, refuseWith: (error: unknown) => (refuse = error) };
+}
 
 const content = { title: 't', summary: 's', actionLabel: '削除する' };
 
@@ -137,5 +165,52 @@ describe('confirmation queue', () => {
     answer!.done();
     expect(queue.getState().current).to.equal(null);
     await flush();
+  });
+
+  it('[UV-1] [UV-2] a request needs verification wherever the gate applies; never the user\'s own undo, never a tool the page author left to clicks', async () => {
+    const { gate, asked } = scriptedGate(['go']);
+    const queue = createConfirmationQueue({ clock: new FakeClock(), gate });
+    const call = queue.request({ tool: 'go', name: 'go_delete_file', content, input: { path: 'a.go' } });
+    expect(queue.getState().current!.verification).to.equal('required');
+    queue.approve(queue.getState().current!.id, { skipFuture: true });
+    expect(queue.getState().current!.status).to.equal('verifying');
+    const answer = await call;
+    expect(answer?.receipt?.signature).to.equal('sig-1');
+    expect(asked[0][0]).to.include({ tool: 'go', name: 'go_delete_file', skipFuture: true });
+    expect(asked[0][0].input).to.deep.equal({ path: 'a.go' });
+    answer!.done();
+    const undo = queue.request({ tool: 'go', name: 'go_write_file', content, by: 'user' });
+    expect(queue.getState().current!.verification).to.equal(undefined);
+    queue.approve(queue.getState().current!.id);
+    (await undo)!.done();
+    const clicks = queue.request({ tool: 'sql', name: 'sql_execute', content });
+    expect(queue.getState().current!.verification).to.equal(undefined);
+    queue.approve(queue.getState().current!.id);
+    expect((await clicks)?.receipt).to.equal(undefined);
+    expect(asked).to.have.length(1);
+  });
+
+  it('[UV-4] [UV-10] a press the gate could not verify declines the call and tells it why; it is not the user\'s no (BATCH-3 does not remember it)', async () => {
+    const { gate, refuseWith } = scriptedGate(['go']);
+    const queue = createConfirmationQueue({ clock: new FakeClock(), gate });
+    for (const error of [new VerificationRefused('timeout', 'x'), new VerificationRefused('cancelled', 'x'), new CoolingDown(42_000), new Error('odd')]) {
+      refuseWith(error);
+      const told: string[] = [];
+      const call = queue.request({ tool: 'go', name: 'go_delete_file', content, input: { path: 'a.go' }, unverified: (message) => told.push(message) });
+      queue.approve(queue.getState().current!.id);
+      expect(await call).to.equal(null);
+      expect(told).to.deep.equal([unverifiedMessage(error)]);
+      expect(queue.getState().current).to.equal(null);
+      expect(queue.refusal('go', 'go_delete_file', { path: 'a.go' })).to.equal(0);
+    }
+    expect(unverifiedMessage(new CoolingDown(42_000))).to.contain('42 s');
+    // 「すべて承認」 refused: every listed call is told.
+    refuseWith(new VerificationRefused('timeout', 'x'));
+    const told: string[][] = [[], []];
+    const calls = ['a.go', 'b.go'].map((path, i) => queue.request({ tool: 'go', name: 'go_delete_file', content, input: { path }, unverified: (m) => told[i].push(m) }));
+    const { current, queued } = queue.getState();
+    queue.approveAll([current!.id, ...queued.map((r) => r.id)]);
+    expect(await Promise.all(calls)).to.deep.equal([null, null]);
+    expect(told).to.deep.equal([[unverifiedMessage(new VerificationRefused('timeout', 'x'))], [unverifiedMessage(new VerificationRefused('timeout', 'x'))]]);
   });
 });
