@@ -183,6 +183,18 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
   const refusals = new Map<string, number>();
   const restUntil = new Map<string, number>();
 
+  // UV-8: once a tool's switch is on here, its going off — here, in another tab, or at the end of
+  // its 7 days — takes its receipts along, so that a stored value written back later finds none to
+  // stand on. Watched from here, so that the part every page loads carries none of it (PKG-4).
+  const watched = new Set<string>();
+  const watch = (tool: string, permission: PermissionStore) => {
+    if (watched.has(tool)) return;
+    watched.add(tool);
+    permission.subscribe(() => {
+      if (!permission.getState().enabled && (periods.has(tool) || skips.has(tool))) void gate.forget(tool);
+    });
+  };
+
   const receiptsOf = async (tool: string): Promise<StoredReceipts> => {
     const value = await store.get(receiptsKey(tool));
     return value && typeof value === 'object' ? value as StoredReceipts : {};
@@ -230,7 +242,7 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
     if (!written || !permission.isEnabled()) permission.enable();
   };
 
-  return {
+  const gate: ConsentGate = {
     verifier,
     applies,
     resting(tool) {
@@ -253,6 +265,7 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       await store.set(receiptsKey(tool), { on } satisfies StoredReceipts);
       storeOn(permission, tool, enabledUntil);
       periods.set(tool, permission.getState().enabledUntil ?? enabledUntil);
+      watch(tool, permission);
     },
     async admit(tool, permission) {
       if (!applies(tool)) return;
@@ -265,6 +278,7 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       // The session's start turns it off (removing the stored value) with this reason under the switch.
       if (!valid) throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
       periods.set(tool, enabledUntil);
+      watch(tool, permission);
       // UV-9: only a call approval that granted a skip for this very period, signed by the enrolled key.
       if (skip && await verifier!.check(skip, { kind: 'call', origin, tool, skipFuture: true, skipUntil: enabledUntil })) {
         skips.set(tool, enabledUntil);
@@ -299,6 +313,7 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       await store.delete(receiptsKey(tool));
     },
   };
+  return gate;
 }
 
 /**
