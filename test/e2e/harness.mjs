@@ -557,3 +557,12 @@ export function consentRecord(page, key) {
     };
   }), key);
 }
+
+/**
+ * Resolves once the page has rendered two frames after now: whatever a click just did, its state
+ * changes and the microtasks and tasks it queued before those frames have run. A negative check
+ * ("a script's click did nothing") waits on this, not on a fixed time.
+ */
+export function renderedTwice(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+}
