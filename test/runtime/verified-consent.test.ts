@@ -14,7 +14,7 @@ import { ENROLMENT_KEY, VerificationRefused, createWebAuthnVerifier, type Refusa
 import {
   AUTOMATED_NEEDS_VERIFICATION, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, refusalText, switchKey, SWITCH_TTL_MS, whereToOpen, type StoredReceipts,
 } from '../../src/consent-gate.js';
-import { DECLINED } from '../../src/call.js';
+import { DECLINED } from '../../src/pipeline.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { executeServerCommand } from '@web/test-runner-commands';
