@@ -42,8 +42,6 @@ export interface CallEntry {
   arrivedAt: number;
   /** The path it came by (AUDIT-1); default `page`. */
   via?: CallVia;
-  /** The input is already the call's own copy, taken as it arrived (the page's `session.call`, UV-11). */
-  copied?: boolean;
 }
 
 /** One session's compiled operations, its call path and its registration. */
@@ -88,14 +86,14 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
 
   // One async function rather than a counting wrapper around another (NAT-1: every promise and
   // microtask hop of an agent's call counts through the browser's executeTool).
-  const call: SessionOperations['call'] = async (name, given, { signal, arrivedAt, via = 'page', copied = false }) => {
+  const call: SessionOperations['call'] = async (name, given, { signal, arrivedAt, via = 'page' }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
     // UV-11: what the user is shown, what is signed, prepared and run is one copy taken as the call
     // arrives; the caller's object may change afterwards without changing any of it. Only where a
     // dialog may ask (NAT-1: every other call keeps its zero-copy path).
     let input = given;
-    if (operation.definition.confirmation && !copied) {
+    if (operation.definition.confirmation) {
       try {
         input = structuredClone(given);
       } catch (error) {

@@ -92,29 +92,16 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   };
   let registration: AbortController | null = null;
 
-  const call = async (name: string, given: unknown, { signal }: { signal?: AbortSignal } = {}) => {
+  const call = async (name: string, input: unknown, { signal }: { signal?: AbortSignal } = {}) => {
     // SAFE-2: the 50 s of CONF-8 run from here, loading, validation and prepare included.
     const arrivedAt = clock.now();
-    // UV-11: a call that may ask the user is copied as it arrives, before the first wait (loading
-    // the call path): a caller changing its object meanwhile would change what is shown, signed
-    // and run. The call path takes this copy as it is; an input that cannot be copied it answers.
-    let input = given;
-    let copied = false;
-    if (definitions.get(name)?.confirmation) {
-      try {
-        input = structuredClone(given);
-        copied = true;
-      } catch {
-        // below: invalid_input
-      }
-    }
     let loaded;
     try {
       loaded = operationsIn(await load());
     } catch (error) {
       return JSON.stringify(fail(ErrorCode.failed, `could not load the ai-ops call path: ${describeError(error)}`));
     }
-    return (await loaded.call(name, input, { signal, arrivedAt, copied })).json;
+    return (await loaded.call(name, input, { signal, arrivedAt })).json;
   };
 
   // `asked`: the user's switch-on, which the consent gate turns into the stored permission first,
