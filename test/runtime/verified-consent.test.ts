@@ -209,7 +209,7 @@ describe('verified consent (UV)', () => {
     }
   });
 
-  it('[UV-4] where to open the page instead: a loopback address by the name localhost (port, path and query kept); any other address over https', () => {
+  it('[UV-4] where to open the page instead: a loopback address by the name localhost (port, path and query kept); a name over https; another IP address by a name', () => {
     expect(whereToOpen('http://127.0.0.1:8000/sql/?q=1#top')).to.equal('http://localhost:8000/sql/?q=1#top');
     expect(whereToOpen('http://127.0.0.2:9000/')).to.equal('http://localhost:9000/');
     expect(whereToOpen('http://[::1]:8000/go/')).to.equal('http://localhost:8000/go/');
@@ -217,6 +217,12 @@ describe('verified consent (UV)', () => {
     const origin = refusalText(new VerificationRefused('origin', 'x'), false, 'http://127.0.0.1:8000/sql/');
     expect(origin).to.equal('このアドレスでは本人確認を使えません。http://localhost:8000/sql/ で開いてください。');
     expect(refusalText(new VerificationRefused('origin', 'x'), true, 'http://127.0.0.1:8000/sql/')).to.equal(`${AUTOMATED_NEEDS_VERIFICATION} ${origin}`);
+    // Another machine's address (the playground opened from the LAN): no https on the same address,
+    // which cannot hold a credential either; the page knows no name for it, so it says to use one.
+    for (const href of ['http://192.168.1.5:8000/sql/', 'https://10.0.0.2/', 'http://[fe80::1]:8000/']) {
+      const text = refusalText(new VerificationRefused('origin', 'x'), false, href);
+      expect(text, href).to.equal('このアドレスでは本人確認を使えません。IP アドレスではなく、名前のついたアドレス (https://…) で開いてください。');
+    }
   });
 
   it('[UV-4] on an IP-literal origin, with the real verifier, nothing falls back to a click: the switch stays off saying to open http://localhost, in a person\'s browser too', async () => {
