@@ -122,21 +122,29 @@ const STORED_ON_UNVERIFIED = '保存されていた「オン」には確かめ�
 
 /**
  * Where the page should be opened for verification to work (UV-4): `http://localhost:<port>` for a
- * loopback IP literal, the same address on `https:` otherwise.
+ * loopback IP literal, the same address on `https:` for a name; null for any other IP literal,
+ * which cannot hold a credential on any scheme and whose name the page cannot know.
  * @example whereToOpen('http://127.0.0.1:8000/sql/') // 'http://localhost:8000/sql/'
  */
-export function whereToOpen(href: string): string {
+export function whereToOpen(href: string): string | null {
   const url = new URL(href);
-  if (isIpLiteral(url.hostname) && /^(127\.|\[::1\])/.test(url.hostname)) url.hostname = 'localhost';
-  else url.protocol = 'https:';
+  if (isIpLiteral(url.hostname)) {
+    if (!/^(127\.|\[::1\])/.test(url.hostname)) return null;
+    url.hostname = 'localhost';
+  } else url.protocol = 'https:';
   return url.href;
 }
+
+/** UV-4's origin refusal where the page knows no address to name: another machine's IP address. */
+const ORIGIN_BY_NAME = 'このアドレスでは本人確認を使えません。IP アドレスではなく、名前のついたアドレス (https://…) で開いてください。';
 
 /** The sentence a refusal shows under the switch (UV-4), with the AGENT-3 first sentence where a program says it drives the browser. */
 export function refusalText(error: unknown, automated: boolean, href = globalThis.location?.href ?? ''): string {
   const reason = error instanceof VerificationRefused ? error.reason : 'cancelled';
   const seconds = error instanceof CoolingDown ? Math.ceil(error.leftMs / 1000) : COOLDOWN_MS / 1000;
-  const text = REFUSALS[reason].replace('{origin}', href ? whereToOpen(href) : 'http://localhost').replace('{seconds}', String(seconds));
+  const where = href ? whereToOpen(href) : 'http://localhost';
+  const text = reason === 'origin' && where === null ? ORIGIN_BY_NAME
+    : REFUSALS[reason].replace('{origin}', where ?? '').replace('{seconds}', String(seconds));
   return automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${text}` : text;
 }
 

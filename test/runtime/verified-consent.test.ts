@@ -214,6 +214,7 @@ describe('verified consent (UV)', () => {
     expect(whereToOpen('http://127.0.0.2:9000/')).to.equal('http://localhost:9000/');
     expect(whereToOpen('http://[::1]:8000/go/')).to.equal('http://localhost:8000/go/');
     expect(whereToOpen('http://app.lan:8080/x')).to.equal('https://app.lan:8080/x');
+    expect(whereToOpen('http://192.168.1.5:8000/')).to.equal(null);
     const origin = refusalText(new VerificationRefused('origin', 'x'), false, 'http://127.0.0.1:8000/sql/');
     expect(origin).to.equal('このアドレスでは本人確認を使えません。http://localhost:8000/sql/ で開いてください。');
     expect(refusalText(new VerificationRefused('origin', 'x'), true, 'http://127.0.0.1:8000/sql/')).to.equal(`${AUTOMATED_NEEDS_VERIFICATION} ${origin}`);
