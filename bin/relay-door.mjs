@@ -168,6 +168,43 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       wss.prependListener('connection', (socket, req) => {
         this.#doors.set(socket, { origin: originOf(req), protocol: socket.protocol, relayHello: false });
       });
+      this.#answerPlainRequests(wss);
+    }
+
+    /** Whether a page of `origin` is let in. */
+    #serves(origin) {
+      return this.allowedOrigins.includes('*') || this.allowedOrigins.includes(origin);
+    }
+
+    /**
+     * DOOR-5: a page refused at the handshake sees only that its WebSocket failed, as if nothing
+     * listened (the browser shows no status to scripts). So a plain GET to the relay port (ws's own
+     * HTTP server answers it 426, which Chromium logs as an error) is answered here instead, readable
+     * by any page: `{"service":"ai-ops-relay","served":<whether the asking page's origin is served>}`.
+     * It tells the asker about itself only, never which origins are served. Without ws's `_server`
+     * (a relay given its own server) pages just cannot tell; the door itself does not depend on it.
+     */
+    #answerPlainRequests(wss) {
+      const server = wss._server;
+      const listeners = typeof server?.listeners === 'function' ? server.listeners('request') : [];
+      if (listeners.length !== 1) {
+        log('warning: the relay port cannot tell a refused page why (no HTTP request hook); the door holds all the same');
+        return;
+      }
+      const [upgradeRequired] = listeners;
+      server.removeListener('request', upgradeRequired);
+      server.on('request', (req, res) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return upgradeRequired(req, res);
+        const origin = originOf(req);
+        const body = JSON.stringify({ service: 'ai-ops-relay', served: origin !== undefined && this.#serves(origin) });
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'Access-Control-Allow-Origin': '*',
+          'Cache-Control': 'no-store',
+        });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      });
     }
 
     /** Why a handshake is refused, or null to let it through (DOOR-1). */
@@ -175,7 +212,7 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       const origin = originOf(req);
       if (origin === undefined) return null;
       if (offeredProtocols(req).includes(RELAY_PROTOCOL)) return 'webmcp-relay.v1 is for relays, not pages';
-      if (this.allowedOrigins.includes('*') || this.allowedOrigins.includes(origin)) return null;
+      if (this.#serves(origin)) return null;
       if (origin !== PROBE_ORIGIN && !this.#reported.has(origin)) {
         this.#reported.add(origin);
         log(`refused a page of ${origin}: not in --widget-origin (${this.allowedOrigins.join(', ')})`);

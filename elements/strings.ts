@@ -115,6 +115,11 @@ export interface AiOpsStrings {
   logReconnect: string;
   /** Shown when reconnecting failed; `{reason}` is why. */
   logReconnectFailed: string;
+  /**
+   * Shown above 「AI のエージェントのつなぎ方」 while the relay on the page's port says it does not
+   * serve this page (DOOR-5): `{port}` is the port, `{origin}` the page's origin.
+   */
+  logRelayRefused: string;
   /** Label of the arguments of an expanded row (LOG-4). */
   logArguments: string;
   /** Label of the result of an expanded row (LOG-4). */
@@ -182,6 +187,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logConnectReconnectHint: 'このページを開いた後にエージェントを起動したときは、「つなぎ直す」を押します。',
   logReconnect: 'つなぎ直す',
   logReconnectFailed: 'つなぎ直せませんでした。{reason}',
+  logRelayRefused: 'ポート {port} の relay は、このページの origin ({origin}) を受け付けていません。ほかの origin のために起動された relay です。--widget-origin {origin} をつけて起動し直します。',
   logArguments: '引数',
   logResult: '結果',
   logTruncated: '先頭の {count} 文字までを出しています。',

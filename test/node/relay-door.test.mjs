@@ -237,3 +237,16 @@ test('[DOOR-3] a bridge whose started server has no wss.options: the guarded sta
   assert.equal(closed, 1);
   assert.equal(bridge.wss, null);
 });
+
+test('[DOOR-5] a plain GET to the relay port says whether the asking origin is served (readable by any page), never which origins are', async () => {
+  const ask = async (origin) => {
+    const res = await fetch(`http://127.0.0.1:${port}/`, { headers: origin ? { Origin: origin } : {} });
+    return { status: res.status, cors: res.headers.get('access-control-allow-origin'), body: await res.json() };
+  };
+  assert.deepEqual(await ask(ALLOWED), { status: 200, cors: '*', body: { service: 'ai-ops-relay', served: true } });
+  assert.deepEqual(await ask(EVIL), { status: 200, cors: '*', body: { service: 'ai-ops-relay', served: false } });
+  assert.deepEqual((await ask()).body, { service: 'ai-ops-relay', served: false });
+  const post = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'x' });
+  assert.equal(post.status, 426);
+  await post.text();
+});
