@@ -7,10 +7,21 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage, OPERATIONS,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage, recordTraffic, showLog,
+  OPERATIONS,
 } from './harness.mjs';
 
-let demo, relay, relayPort, browser, slides, stranger, strangerPort;
+let otherDemo, demo, relay, relayPort, browser, slides, slidesConsole, stranger, strangerPort;
+
+/** A page's console errors and uncaught errors, as a person with the console open would see them. */
+function recordConsole(page) {
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  return errors;
+}
 
 /** A server of another origin: one blank page, whatever is asked. */
 function startStranger() {
@@ -26,7 +37,10 @@ before(async () => {
   relayPort = await freePort();
   relay = await startRelay({ origin: demo.origin, port: relayPort });
   browser = await launchBrowser({ args: ['--host-resolver-rules=MAP evil.example 127.0.0.1'] });
-  slides = await openToolPage(browser.context, demo.origin, 'slides');
+  slides = await browser.context.newPage();
+  slidesConsole = recordConsole(slides);
+  await slides.goto(`${demo.origin}/slides/`);
+  await slides.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor({ timeout: 30_000 });
   await clickSwitch(slides, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations through the relay');
   stranger = await startStranger();
@@ -37,6 +51,7 @@ after(async () => {
   await browser?.close();
   await relay?.close();
   await demo?.close();
+  await otherDemo?.close();
   await new Promise((resolve) => (stranger ? stranger.close(resolve) : resolve()));
 });
 
@@ -160,4 +175,47 @@ test('[DOOR-1] [DOOR-5] after the strangers, the allowed page\'s operations stil
   const read = await callRelay(relay.client, 'slides_read');
   assert.equal(read.isError, false);
   assert.deepEqual(read.env.document, { id: 'welcome', name: 'ようこそ' });
+});
+
+test('[DOOR-5] an ai-ops page of another origin, its switch on: told in its log that this relay does not serve its origin; no WebSocket after the refused probe; no console error of ours', async () => {
+  otherDemo = await startDemo();
+  const page = await browser.context.newPage();
+  const errors = recordConsole(page);
+  const traffic = recordTraffic(page);
+  try {
+    await page.goto(`${otherDemo.origin}/slides/`);
+    await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor({ timeout: 30_000 });
+    await clickSwitch(page, 'slides');
+    await showLog(page, 'slides');
+    const note = page.locator('ai-ops-log[tool="slides"] [part~="relay-refused"]');
+    await note.waitFor({ timeout: 15_000 }).catch((error) => {
+      throw new Error(`${error.message}\nrelay port ${relayPort}; sockets ${JSON.stringify(traffic.sockets)}; requests to loopback ${JSON.stringify(traffic.requests.filter((u) => u.includes('127.0.0.1')))}; console ${JSON.stringify(errors)}`);
+    });
+    assert.equal(await note.getAttribute('role'), 'alert');
+    assert.equal((await note.textContent()).trim(),
+      `ポート ${relayPort} の relay は、このページの origin (${otherDemo.origin}) を受け付けていません。ほかの origin のために起動された relay です。--widget-origin ${otherDemo.origin} をつけて起動し直します。`);
+    // The switch stays on: the page's operations are there for the agents that reach it otherwise.
+    assert.equal(await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').isChecked(), true);
+    // Two more checks of the port (every 2 s), both answered, and still no WebSocket beyond the probe.
+    const relayUrl = `127.0.0.1:${relayPort}`;
+    const fetchesAt = traffic.requests.filter((url) => url.includes(relayUrl)).length;
+    await waitFor(() => traffic.requests.filter((url) => url.includes(relayUrl)).length >= fetchesAt + 2, 15_000, 'two more checks of the relay port');
+    const sockets = traffic.sockets.filter((url) => url.includes(relayUrl));
+    console.log(`# other origin: sockets ${JSON.stringify(sockets)}, console errors ${JSON.stringify(errors)}`);
+    assert.equal(sockets.length, 1, 'the first probe only; the widget is never told to connect');
+    // What Chromium itself reports of that refused probe is the one error line: none is ai-ops's.
+    const handshake = new RegExp(`^WebSocket connection to 'ws://127\\.0\\.0\\.1:${relayPort}/' failed: Error during WebSocket handshake: Unexpected response code: 403$`);
+    assert.deepEqual(errors.filter((text) => !handshake.test(text)), []);
+    assert.ok(errors.length <= 1, JSON.stringify(errors));
+    // The agent sees the allowed page's operations only.
+    assert.deepEqual(await relayedNames(relay.client), OPERATIONS.slides);
+  } finally {
+    await page.close();
+  }
+});
+
+test('[DOOR-5] [RELAY-5] the page of the allowed origin found the relay as before, and its console shows no error at all', async () => {
+  assert.deepEqual(await relayedNames(relay.client), OPERATIONS.slides);
+  assert.equal(await slides.locator('ai-ops-log[tool="slides"] [part~="relay-refused"]').count(), 0);
+  assert.deepEqual(slidesConsole, []);
 });
