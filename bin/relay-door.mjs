@@ -255,7 +255,7 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
         throw new DoorError(
           `port ${port} is held by a relay that is not guarded like ai-ops-relay (it lets pages of any origin, `
           + 'or anyone\'s relay messages, in); not attaching to it. Stop that relay, or run this one on another port '
-          + `with --port <n> and give your pages the same port (data-relay-port).`,
+          + `with --port <n> and give your pages the same port (their relayPort option).`,
         );
       }
       if (verdict !== 'guarded') return false;

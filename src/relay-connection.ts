@@ -8,9 +8,9 @@
  *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
  *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
  *   listens on the relay port: at most one failed WebSocket, and a relay started later is reached at once;
- * - the relay answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
+ * - relay 2.2.0 answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
  *   console error ("Failed to load resource"), so a page probing it over HTTP shows red where all
- *   went well. The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
+ *   went well (`ai-ops-relay` answers a GET 200, with its door's answer, below). The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
  *   only once that failed do later checks fetch (a failed fetch is not counted by the throttle);
  * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
  *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
