@@ -306,9 +306,10 @@ export class RelayConnection implements RelayConnector {
    * document: the page's CSP may allow only ws: to the relay, and the widget frame carries the
    * local-network permissions the page delegates to it. A WebSocket first (a relay accepts it and
    * nothing is logged; a stock relay of another origin accepts it too, as the widget would find);
-   * after one that did not open, a fetch until one is answered: `ai-ops-relay` answers whether it
-   * serves this origin (DOOR-5), and only a relay that does is reached; a closed port, or a server
-   * whose answer this page may not read (a stock relay's 426), rejects.
+   * after one that did not open, a fetch until one is answered (a closed port rejects; anything
+   * listening answers, a stock relay's 426 included), and then a second, readable one: `ai-ops-relay`
+   * answers whether it serves this origin (DOOR-5), and one that does not is not reached. While
+   * nothing listens, each check is still one failed request.
    */
   #probe(frame: HTMLIFrameElement, signal: AbortSignal): Promise<boolean> {
     let context = this.#win as Window & typeof globalThis;
@@ -323,18 +324,25 @@ export class RelayConnection implements RelayConnector {
     signal.addEventListener('abort', onAbort, { once: true });
     const answered = this.#probeBySocket
       ? this.#openSocket(context, timeout.signal)
-      : context
-        .fetch(`http://127.0.0.1:${this.#port}/`, { cache: 'no-store', credentials: 'omit', signal: timeout.signal })
-        .then(async (response) => {
-          const door = (await response.json().catch(() => null)) as { service?: unknown; served?: unknown } | null;
+      : this.#fetchPort(context, 'no-cors', timeout.signal).then(() => this.#fetchPort(context, 'cors', timeout.signal)
+        .then((response) => response.json())
+        .catch(() => null)
+        .then((door: { service?: unknown; served?: unknown } | null) => {
+          // Something listens. `ai-ops-relay` says whether it serves this origin; anything else
+          // (a stock relay's 426 this page may not read) is left to the widget, as before.
           const refused = door?.service === 'ai-ops-relay' && door.served === false;
           this.#refused.setState(refused ? context.location.origin : null);
           return refused ? false : (this.#probeBySocket = true);
-        }, () => false);
+        }), () => false);
     return answered.then((yes) => yes && !signal.aborted).finally(() => {
       this.#clock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     });
+  }
+
+  /** A GET of the relay port: `no-cors` resolves whenever anything answers; `cors` lets the page read the answer. */
+  #fetchPort(context: typeof globalThis, mode: RequestMode, signal: AbortSignal) {
+    return context.fetch(`http://127.0.0.1:${this.#port}/`, { mode, cache: 'no-store', credentials: 'omit', signal });
   }
 
   /** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */

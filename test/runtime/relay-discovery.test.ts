@@ -17,8 +17,10 @@ async function fakeWidget(listening: boolean, door?: { served: boolean }) {
   const probes: string[] = [];
   const closed: string[] = [];
   const win = frame.contentWindow as Window & { fetch: typeof fetch; WebSocket: unknown };
-  win.fetch = async (input: RequestInfo | URL) => {
+  const modes: (RequestMode | undefined)[] = [];
+  win.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     probes.push(`fetch ${String(input)}`);
+    modes.push(init?.mode);
     if (!answers) throw new TypeError('Failed to fetch');
     // ai-ops-relay's door answers a plain GET with whether it serves the asking origin (DOOR-5).
     if (door) return Response.json({ service: 'ai-ops-relay', served: door.served });
@@ -42,7 +44,7 @@ async function fakeWidget(listening: boolean, door?: { served: boolean }) {
   const listen = (on: boolean) => void (answers = on);
   /** Restarts the relay standing in for this origin (true) or another (false). */
   const serve = (on: boolean) => void (door = { served: on });
-  return { frame, probes, closed, messages, listen, serve };
+  return { frame, probes, closed, messages, listen, serve, modes };
 }
 
 describe('finding a relay started after the page', () => {
@@ -78,10 +80,11 @@ describe('finding a relay started after the page', () => {
     // A relay started later is found by a fetch; the next probe (after a switch off and on) is a socket again.
     widget.listen(true);
     expect(await relay.discover()).to.equal(true);
-    // The widget told reached nothing within 10 s: the port is probed again, by a socket.
+    // The widget told reached nothing within 10 s: the port is probed again, by a socket. (An answered
+    // fetch is followed by a readable one, for ai-ops-relay's answer: DOOR-5.)
     clock.advance(10_001);
     await relay.discover();
-    expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
+    expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
     relay.disconnect();
     widget.frame.remove();
     const running = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
@@ -131,7 +134,9 @@ describe('finding a relay started after the page', () => {
     expect(await relay.discover()).to.equal(false);
     expect(relay.refused.getState()).to.equal(location.origin);
     expect(await relay.discover()).to.equal(false);
-    expect(widget.probes).to.deep.equal(['socket ws://127.0.0.1:9/', 'fetch http://127.0.0.1:9/', 'fetch http://127.0.0.1:9/']);
+    // Each check after the refused socket: one fetch that something answered, one that reads the answer.
+    expect(widget.probes).to.deep.equal(['socket ws://127.0.0.1:9/', ...Array(4).fill('fetch http://127.0.0.1:9/')]);
+    expect(widget.modes).to.deep.equal(['no-cors', 'cors', 'no-cors', 'cors']);
     await new Promise((r) => setTimeout(r, 20));
     expect(widget.messages).to.deep.equal([]);
     // The relay restarted with this origin: the next check finds it, and the refusal is gone.
