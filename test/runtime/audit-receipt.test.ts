@@ -9,8 +9,8 @@ import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { canonicalJson, inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import type { UserVerifier } from '../../src/user-verifier.js';
-import { auditRecord } from '../../src/audit-export.js';
-import { formatValue } from '../../src/log-entry.js';
+import { auditLine, auditRecord } from '../../src/audit-export.js';
+import { describeCall, formatValue, signedInputOf, DETAIL_CHARS } from '../../src/log-entry.js';
 import { explainReceipt, verifyReceipt } from '../../src/verify.js';
 import { makeKey, makeReceipt, type SyntheticKey } from '../helpers/synthetic-assertion.mjs';
 import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
@@ -191,5 +191,28 @@ describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
       }
     }
     expect(tried).to.be.greaterThan(1500);
+  });
+
+  it('[UV-12] a row keeps the signed input only with a receipt: the other lines keep their shape; what JSON cannot write falls back to the signed digest', async () => {
+    const plain = auditLine({ ...describeCall({ time: 0, tool: 'docs', name: 'docs_read', args: { a: 1 }, result: succeed({}) }), id: 1 });
+    expect(Object.keys(plain)).to.deep.equal(['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone', 'argsTruncated', 'receipt', 'publicKey']);
+    const description: ConsentDescription = {
+      kind: 'call', origin: 'http://localhost:8000', tool: 'docs', operation: 'docs_write', inputDigest: await inputDigest({ b: [1, 'é'], a: null }),
+      callId: 1, openedAt: 0, skipFuture: false,
+    };
+    const receipt = await makeReceipt(user, description);
+    expect(signedInputOf({ b: [1, 'é'], a: null }, receipt)).to.deep.equal({ json: '{"a":null,"b":[1,"é"]}' });
+    // At the limit the JSON is kept whole; one character more, the digest of the description.
+    const at = { m: 'x'.repeat(DETAIL_CHARS - 8) };
+    expect(canonicalJson(at).length).to.equal(DETAIL_CHARS);
+    expect(signedInputOf(at, receipt)).to.deep.equal({ json: canonicalJson(at) });
+    expect(signedInputOf({ m: `${at.m}x` }, receipt)).to.deep.equal({ digest: description.inputDigest });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(signedInputOf(cyclic, receipt)).to.deep.equal({ digest: description.inputDigest });
+    expect(signedInputOf({ n: 1n }, receipt)).to.deep.equal({ digest: description.inputDigest });
+    // A receipt that is not a call's, with no call of its own: nothing to carry.
+    const switchReceipt = await makeReceipt(user, { kind: 'switch', origin: 'http://localhost:8000', tool: 'docs', enabledUntil: 1 });
+    expect(signedInputOf({ m: `${at.m}x` }, switchReceipt)).to.equal(undefined);
   });
 });
