@@ -68,8 +68,8 @@ export interface AiOpsStrings {
   confirmVerificationRequired: string;
   /** The live region's words while the OS prompt is up (UV-7). */
   confirmVerifying: string;
-  /** The offer in a person's browser without enrolment (UV-2): approve with verification, and enrol. */
-  confirmProtect: string;
+  /** Beside the action button while 「今後尋ねない」 is ticked: what approving then grants (UV-9). */
+  confirmSkipChosen: string;
   /** How many more calls wait behind the dialog's (BATCH-1); `{count}` is the number. Also the list's label, announced on change. */
   confirmBatchCount: string;
   /** An item of that list: its tool and the seconds left of its 50 s (BATCH-1); `{tool}`, `{seconds}`. */
@@ -166,7 +166,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmUndoSeparator: '、',
   confirmVerificationRequired: '承認するには、指紋や PIN などの本人確認が必要です。ブラウザーを操作するプログラムには、本人確認はできません。',
   confirmVerifying: '本人確認を待っています',
-  confirmProtect: '承認を本人確認で守る',
+  confirmSkipChosen: '承認すると、このページでは今後このツールの操作を確認なしで実行します。',
   confirmBatchCount: 'ほかに {count} 件が待っています',
   confirmBatchMeta: '{tool}・残り {seconds} 秒',
   confirmApproveAll: 'すべて承認',

@@ -532,3 +532,28 @@ export async function axeViolations(page) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
   return page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
 }
+
+/**
+ * What the page's consent store (IndexedDB `ai-ops-consent`, UV-8) keeps under `key` — `enrolment`,
+ * or `receipts:<tool>` — read in the page, or undefined.
+ */
+export function consentRecord(page, key) {
+  return page.evaluate((key) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-consent');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('records')) {
+        db.close();
+        resolve(undefined);
+        return;
+      }
+      const get = db.transaction('records').objectStore('records').get(key);
+      get.onsuccess = () => {
+        db.close();
+        resolve(get.result);
+      };
+      get.onerror = () => reject(get.error);
+    };
+  }), key);
+}
