@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, relayedNames, callRelay, clickSwitch, openToolPage, confirmDialog, showLog } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, relayedNames, callRelay, clickSwitch, openToolPage, confirmDialog, showLog, consentRecord } from './harness.mjs';
 
 let demo, relay, browser, page, verify;
 
@@ -136,23 +136,14 @@ async function assertEveryByteBound(text, key, options) {
   return tried;
 }
 
-/** A switch receipt the page signed with the device, as its storage keeps it (any stored value holding one). */
-async function storedSwitchReceipt(target) {
-  const values = await target.evaluate(() => Object.keys(localStorage).map((k) => localStorage.getItem(k)));
-  const found = [];
-  const visit = (value) => {
-    if (!value || typeof value !== 'object') return;
-    if (value.description?.kind === 'switch' && typeof value.signature === 'string') found.push(value);
-    else Object.values(value).forEach(visit);
-  };
-  for (const value of values) {
-    try {
-      visit(JSON.parse(value));
-    } catch {
-      // not JSON
-    }
+/** The switch-on receipts the page keeps (its consent store, UV-8), of `tools`: each signed by the device. */
+async function storedSwitchReceipts(target, tools) {
+  const receipts = [];
+  for (const tool of tools) {
+    const stored = await consentRecord(target, `receipts:${tool}`);
+    if (stored?.on) receipts.push(stored.on);
   }
-  return found;
+  return receipts;
 }
 
 /** Markdown as people write it: slide breaks, quotes, backslashes, a tab, Japanese and an emoji. */
@@ -200,8 +191,8 @@ test('[UV-12] [UV-5] slides_write with multi-line Markdown (quotes, backslashes,
   assert.equal(await verify.verifyReceipt(long, strangerKey(key), { input: { markdown: LONG } }), false);
 
   // The switches' own receipts (signed by the same device, one for this very tool) moved onto the call lines.
-  const switches = await storedSwitchReceipt(slides);
-  assert.ok(switches.some((r) => r.description.tool === 'slides'), 'the page keeps its switch-on receipt');
+  const switches = await storedSwitchReceipts(slides, ['slides', 'sample']);
+  assert.deepEqual(switches.map((r) => [r.description.kind, r.description.tool]), [['switch', 'slides'], ['switch', 'sample']]);
   for (const receipt of switches) {
     assert.equal(await verify.checkReceipt(receipt, key), null, 'a real receipt of the device');
     assert.equal(await verify.verifyReceipt({ ...line, receipt }, key), false);

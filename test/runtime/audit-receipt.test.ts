@@ -22,7 +22,7 @@ class SigningVerifier implements UserVerifier {
   constructor(readonly key: SyntheticKey) {}
   applies = () => true;
   possible = () => true;
-  enrolled = () => this.key.record;
+  enrolled = async () => this.key.record;
   async verify(description: ConsentDescription): Promise<Receipt> {
     const receipt = await makeReceipt(this.key, description);
     this.signed.push(receipt);
@@ -196,10 +196,10 @@ describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
   it('[UV-12] a row keeps the signed input only with a receipt: the other lines keep their shape; what JSON cannot write falls back to the signed digest', async () => {
     const plain = auditLine({ ...describeCall({ time: 0, tool: 'docs', name: 'docs_read', args: { a: 1 }, result: succeed({}) }), id: 1 });
     expect(Object.keys(plain)).to.deep.equal(['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone', 'argsTruncated', 'receipt', 'publicKey']);
-    const description: ConsentDescription = {
+    const description = {
       kind: 'call', origin: 'http://localhost:8000', tool: 'docs', operation: 'docs_write', inputDigest: await inputDigest({ b: [1, 'é'], a: null }),
-      callId: 1, openedAt: 0, skipFuture: false,
-    };
+      callId: 1, openedAt: 0, skipFuture: false, skipUntil: null,
+    } as const;
     const receipt = await makeReceipt(user, description);
     expect(signedInputOf({ b: [1, 'é'], a: null }, receipt)).to.deep.equal({ json: '{"a":null,"b":[1,"é"]}' });
     // At the limit the JSON is kept whole; one character more, the digest of the description.
