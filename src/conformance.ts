@@ -24,7 +24,7 @@
  * await assertConformance(createDrawioOperations(adapter), toolConformanceOptions); // throws on problems
  * @module
  */
-import { compileOperation, runCall, type CallHooks, type CompiledOperation } from './call.js';
+import { compileOperation, runCall, type CallHooks, type CompiledOperation } from './pipeline.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { MAX_TEXT_BYTES, TIMEOUT_MS, utf8ByteLength } from './limits.js';
 import { ErrorCode, describeError, isFailure, isSuccess } from './result.js';

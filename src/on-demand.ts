@@ -15,7 +15,7 @@ import { createConfirmationQueue, type PageConfirmationQueue, type ConfirmationS
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
-import { createSessionOperations, type SessionOperations } from './call.js';
+import { createSessionOperations, type SessionOperations } from './session-operations.js';
 import type { OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';

@@ -506,7 +506,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
 
   it('[SAFE-1] isEnabled is read again at each point: a permission that reads as off after prepare stops the call', async () => {
     // No switch event at all: only the hook's answer changes (e.g. the expiry timer has not fired yet).
-    const { compileOperation, runCall } = await import('../../src/call.js');
+    const { compileOperation, runCall } = await import('../../src/pipeline.js');
     const op = slowDelete();
     let enabled = true;
     const confirmAnswers: string[] = [];
