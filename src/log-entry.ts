@@ -9,7 +9,7 @@
  */
 import type { LogRow, LogStatus, SettledCall, SignedInput } from './operation-log.js';
 import { describeError, type OperationResult } from './result.js';
-import { canonicalJson, type Receipt } from './consent-proof.js';
+import type { Receipt } from './consent-proof.js';
 import type { BatchApproval } from './confirmation-queue.js';
 
 /**
@@ -349,9 +349,10 @@ const later = (format: () => CutText): CutText => {
 };
 
 /**
- * What a verified approval's `receipt` signed of `input`, as the row keeps it (UV-12): the input's
- * canonical JSON when it is at most {@link DETAIL_CHARS} characters (computed from the input that
- * ran, so an auditor checks it against the signed digest), else the `inputDigest` of the call's
+ * What a verified approval's `receipt` signed of `input`, as the row keeps it (UV-12): the input as
+ * JSON in its members' own order, when at most {@link DETAIL_CHARS} characters (computed from the
+ * input that ran: an auditor digests its canonical form, which the receipt binds, and rebuilds the
+ * row's `args` from it), else the `inputDigest` of the call's
  * description (the receipt's own, or in a batch this call's `batch.call`). Undefined when neither
  * can be given (an input JSON cannot write, which then was never signed either).
  * @example signedInputOf({ path: 'a.txt' }, receipt) // { json: '{"path":"a.txt"}' }
@@ -359,9 +360,9 @@ const later = (format: () => CutText): CutText => {
 export function signedInputOf(input: unknown, receipt: Receipt, batch?: BatchApproval): SignedInput | undefined {
   let json: string | undefined;
   try {
-    json = canonicalJson(input);
+    json = JSON.stringify(input);
   } catch {
-    // A BigInt or a cycle: canonicalJson throws, as it did when the description was made.
+    // A BigInt or a cycle: JSON.stringify throws, as canonicalJson did when the description was made.
   }
   // Detached as the row's texts are (one allocation, no ropes of the input's pieces kept).
   if (json !== undefined && json.length <= DETAIL_CHARS) return { json: detach({ text: json, truncated: false }).text };

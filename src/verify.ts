@@ -6,12 +6,12 @@
  * one the auditor holds independently (compare its {@link fingerprint} with the one the page
  * shows), never the line's own `publicKey`.
  *
- * The input is always checked, never skipped: a line carries the input its receipt signed as
- * canonical JSON (`inputJson`), or, where that is longer than the row keeps (10,000 characters),
- * only its digest (`inputDigest`); such a line verifies only against the input you hand it
- * (`{ input }`), and without it {@link verifyReceipt} is false and {@link explainReceipt} answers
- * {@link INPUT_NOT_CHECKED}. The line's `args` is the log's reading text, not what was signed: read
- * the input from `inputJson`.
+ * The input is always checked, never skipped: a line carries the input its receipt signed as JSON
+ * (`inputJson`, its canonical form's digest is the signed one), or, where that is longer than the
+ * row keeps (10,000 characters), only its digest (`inputDigest`); such a line verifies only against
+ * the input you hand it (`{ input }`), and without it {@link verifyReceipt} is false and
+ * {@link explainReceipt} answers {@link INPUT_NOT_CHECKED}. The line's `args`, the log's reading
+ * text, must be exactly that input as the log writes it: an edit there fails too.
  * @example
  * import { verifyReceipt, explainReceipt } from 'ai-ops/verify';
  * for (const line of exportText.split('\n').filter(Boolean)) {
@@ -19,7 +19,8 @@
  * }
  * @module
  */
-import { canonicalJson, checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { DETAIL_CHARS, formatValue } from './log-entry.js';
 
 export { canonicalJson, challengeOf, checkReceipt, fingerprint, inputDigest } from './consent-proof.js';
 export type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
@@ -29,10 +30,15 @@ export interface AuditReceiptLine {
   readonly tool: string;
   readonly operation: string;
   /**
-   * The input the receipt signed, as canonical JSON ({@link canonicalJson}: keys sorted, no
-   * whitespace), when at most 10,000 characters. Exactly one of `inputJson` and `inputDigest` is present.
+   * The input the receipt signed, as `JSON.stringify` writes it (members in the caller's order, no
+   * whitespace), when at most 10,000 characters; the receipt binds the digest of its canonical form
+   * ({@link inputDigest}). Exactly one of `inputJson` and `inputDigest` is present.
    */
   readonly inputJson?: string;
+  /** The input as the log shows it (the row's arguments), cut at 10,000 characters: checked against the signed input. */
+  readonly args?: string;
+  /** True when `args` was cut. */
+  readonly argsTruncated?: boolean;
   /** In place of `inputJson` for a longer input: hex SHA-256 of its canonical JSON ({@link inputDigest}). */
   readonly inputDigest?: string;
   /** The approval's receipt, or null for a call nobody verified. */
@@ -123,16 +129,22 @@ async function explainInput(line: Record<string, unknown>, signed: unknown, inpu
   if (inputJson !== undefined && digest !== undefined) return 'the line carries both inputJson and inputDigest';
   if (inputJson !== undefined) {
     if (typeof inputJson !== 'string') return 'the line\'s inputJson is not text';
-    // Only the one canonical text: an edit that parses alike (a space, an escape) is still an edit.
-    if (canonicalJson(JSON.parse(inputJson)) !== inputJson) return 'the line\'s inputJson is not canonical JSON';
+    // Only the one text JSON writes: an edit that parses alike (a space, an escape) is still an edit.
+    if (JSON.stringify(JSON.parse(inputJson)) !== inputJson) return 'the line\'s inputJson is not as JSON writes it';
     if ((await inputDigest(JSON.parse(inputJson))) !== signed) return 'the receipt is for other input';
   } else if (digest !== undefined) {
     if (digest !== signed) return 'the receipt is for other input (the line\'s inputDigest is not the signed one)';
   } else {
     return 'the line carries no input (inputJson or inputDigest)';
   }
-  if (input !== undefined) return (await inputDigest(input)) === signed ? null : 'the input handed is not the one signed';
-  return inputJson !== undefined ? null : `${INPUT_NOT_CHECKED}: the line carries only the input's digest (its input was longer than the row keeps); hand the input: verifyReceipt(line, key, { input })`;
+  if (input !== undefined && (await inputDigest(input)) !== signed) return 'the input handed is not the one signed';
+  if (inputJson === undefined && input === undefined) {
+    return `${INPUT_NOT_CHECKED}: the line carries only the input's digest (its input was longer than the row keeps); hand the input: verifyReceipt(line, key, { input })`;
+  }
+  // The reading text too: `args` must be the signed input as the log writes it, cut where it cuts.
+  const shown = formatValue(inputJson !== undefined ? JSON.parse(inputJson) : input, DETAIL_CHARS);
+  if (line.args !== shown.text || line.argsTruncated !== shown.truncated) return 'the line\'s args are not the signed input as the log shows it';
+  return null;
 }
 
 /**

@@ -10,6 +10,13 @@ import { makeKey, makeReceipt } from '../helpers/synthetic-assertion.mjs';
 
 const verify = await import('ai-ops/verify');
 const { verifyReceipt, explainReceipt, inputDigest, fingerprint, canonicalJson, INPUT_NOT_CHECKED } = verify;
+const { describeCall } = await import('ai-ops/internals');
+
+/** The input as the log's row writes it (the line's `args`, `argsTruncated`): what the export carries. */
+const shown = (args) => {
+  const { text, truncated } = describeCall({ time: 0, tool: 'node', name: 'node_write_file', args, result: { ok: true } }).args;
+  return { args: text, argsTruncated: truncated };
+};
 
 const origin = 'http://localhost:8000';
 const input = { path: 'notes/a.txt', text: 'é'.repeat(3), lines: [1, 2, 3] };
@@ -22,14 +29,14 @@ async function approvedLine({ key = auditor, args = input, over = {} } = {}) {
   };
   return {
     id: 42, at: '2026-12-02T00:00:00.000Z', status: 'ok',
-    tool: 'node', operation: 'node_write_file', args: JSON.stringify(args), argsTruncated: false,
-    receipt: await makeReceipt(key, description), inputJson: canonicalJson(args), publicKey: key.record,
+    tool: 'node', operation: 'node_write_file', ...shown(args),
+    receipt: await makeReceipt(key, description), inputJson: JSON.stringify(args), publicKey: key.record,
   };
 }
 
 /** The line as export text, with the character spans of the members a receipt binds. */
 function lineText(line) {
-  const bound = ['tool', 'operation', 'inputJson', 'inputDigest', 'receipt'];
+  const bound = ['tool', 'operation', 'args', 'inputJson', 'inputDigest', 'receipt'];
   let text = '{';
   const spans = [];
   for (const [name, value] of Object.entries(line)) {
@@ -60,7 +67,7 @@ test('[UV-5] a line approved with the auditor\'s key verifies: as text or parsed
   assert.match(await fingerprint(auditor.record), /^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
 });
 
-test('[UV-5] a line changed by one byte anywhere in what the receipt binds (tool, operation, inputJson, receipt) fails', async () => {
+test('[UV-5] [UV-12] a line changed by one byte anywhere in what the receipt binds (tool, operation, args, inputJson, receipt) fails', async () => {
   const { text, spans } = lineText(await approvedLine());
   let tried = 0;
   for (const [start, end] of spans) {
@@ -78,13 +85,17 @@ test('[UV-5] a receipt replayed on another call\'s line, or signed for other inp
   const replays = {
     'another operation': { ...line, operation: 'node_delete_file' },
     'another tool': { ...line, tool: 'go' },
-    'other input': { ...line, inputJson: canonicalJson({ ...input, path: 'notes/b.txt' }) },
+    'other input': { ...line, inputJson: JSON.stringify({ ...input, path: 'notes/b.txt' }) },
+    'other args': { ...line, ...shown({ ...input, path: 'notes/b.txt' }) },
   };
   for (const [what, replay] of Object.entries(replays)) assert.equal(await verifyReceipt(replay, auditor.record), false, what);
-  // The same input in another key order is the same input (handed as a value); as the line's text only the canonical one counts.
+  // The same input in another key order is the same signed input (its canonical digest), but the
+  // line's args show the order it came in: reordering inputJson alone no longer matches them.
   const reordered = { lines: input.lines, text: input.text, path: input.path };
   assert.equal(await verifyReceipt(line, auditor.record, { input: reordered }), true);
-  assert.equal(await explainReceipt({ ...line, inputJson: JSON.stringify(reordered) }, auditor.record), 'the line\'s inputJson is not canonical JSON');
+  assert.equal(await explainReceipt({ ...line, inputJson: JSON.stringify(reordered) }, auditor.record), 'the line\'s args are not the signed input as the log shows it');
+  assert.equal(await verifyReceipt({ ...line, inputJson: JSON.stringify(reordered), ...shown(reordered) }, auditor.record), true);
+  assert.equal(await explainReceipt({ ...line, inputJson: JSON.stringify(input, null, 1) }, auditor.record), 'the line\'s inputJson is not as JSON writes it');
   const otherInput = await approvedLine({ over: { inputDigest: await inputDigest({ path: 'x' }) } });
   assert.equal(await explainReceipt(otherInput, auditor.record), 'the receipt is for other input');
   // Another call's receipt (its own call id and time) on this line: it verifies as that call's
@@ -104,20 +115,24 @@ test('[UV-5] the key is the auditor\'s, never the line\'s: a receipt signed by a
 });
 
 test('[UV-12] a line carrying only the input\'s digest verifies only with the input handed; never a switch receipt; a batch or missing receipt fails', async () => {
-  const line = await approvedLine();
+  // An input longer than the row keeps: the line carries its digest and the row's cut text.
+  const long = { path: 'notes/long.txt', text: 'ながい'.repeat(4000) };
+  const line = await approvedLine({ args: long });
   const { inputJson: _json, ...rest } = line;
-  const cut = { ...rest, args: line.args.slice(0, 10), argsTruncated: true, inputDigest: await inputDigest(input) };
+  assert.equal(rest.argsTruncated, true);
+  const cut = { ...rest, inputDigest: await inputDigest(long) };
   assert.equal(await verifyReceipt(cut, auditor.record), false);
   assert.match(await explainReceipt(cut, auditor.record), new RegExp(`^${INPUT_NOT_CHECKED}: `));
-  assert.equal(await verifyReceipt(cut, auditor.record, { input }), true);
-  assert.equal(await explainReceipt(cut, auditor.record, { input: { ...input, path: 'x' } }), 'the input handed is not the one signed');
-  assert.equal(await verifyReceipt({ ...cut, operation: 'node_delete_file' }, auditor.record, { input }), false);
+  assert.equal(await verifyReceipt(cut, auditor.record, { input: long }), true);
+  assert.equal(await explainReceipt({ ...cut, args: `${cut.args.slice(0, -1)}x` }, auditor.record, { input: long }), 'the line\'s args are not the signed input as the log shows it');
+  assert.equal(await explainReceipt(cut, auditor.record, { input: { ...long, path: 'x' } }), 'the input handed is not the one signed');
+  assert.equal(await verifyReceipt({ ...cut, operation: 'node_delete_file' }, auditor.record, { input: long }), false);
   assert.equal(await verifyReceipt({ ...cut, inputDigest: await inputDigest({ path: 'x' }) }, auditor.record, { input: { path: 'x' } }), false);
-  assert.match(await explainReceipt({ ...cut, inputJson: line.inputJson }, auditor.record, { input }), /both/);
-  assert.equal(await explainReceipt(rest, auditor.record, { input }), 'the line carries no input (inputJson or inputDigest)');
+  assert.match(await explainReceipt({ ...cut, inputJson: JSON.stringify(long) }, auditor.record, { input: long }), /both/);
+  assert.equal(await explainReceipt(rest, auditor.record, { input: long }), 'the line carries no input (inputJson or inputDigest)');
   const switchReceipt = await makeReceipt(auditor, { kind: 'switch', origin, tool: 'node', enabledUntil: 1_764_604_800_000 });
   assert.match(await explainReceipt({ ...line, receipt: switchReceipt }, auditor.record), /switch receipt/);
-  assert.equal(await verifyReceipt({ ...cut, receipt: switchReceipt }, auditor.record, { input }), false);
+  assert.equal(await verifyReceipt({ ...cut, receipt: switchReceipt }, auditor.record, { input: long }), false);
   const batch = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: ['ab', 'cd'] });
   assert.match(await explainReceipt({ ...line, receipt: batch }, auditor.record), /batch receipt/);
   assert.equal(await explainReceipt({ ...line, receipt: null }, auditor.record), 'the line has no receipt');
@@ -133,7 +148,7 @@ test('[BATCH-2] [BATCH-4] a batch receipt verifies each line that carries its ow
   })));
   const receipt = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: calls.map(digest) });
   const lines = inputs.map((args, i) => ({
-    tool: 'node', operation: 'node_delete_file', args: JSON.stringify(args), argsTruncated: false, inputJson: canonicalJson(args), receipt, batch: { id: 'b1', size: 2, call: calls[i] },
+    tool: 'node', operation: 'node_delete_file', ...shown(args), inputJson: JSON.stringify(args), receipt, batch: { id: 'b1', size: 2, call: calls[i] },
   }));
   for (const line of lines) assert.equal(await explainReceipt(JSON.stringify(line), auditor.record), null);
   // Another set: signed over the first call alone, the second line's call is not in it.

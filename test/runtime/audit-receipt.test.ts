@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
-import { canonicalJson, inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
+import { inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import type { UserVerifier } from '../../src/user-verifier.js';
 import { auditLine, auditRecord } from '../../src/audit-export.js';
 import { describeCall, formatValue, signedInputOf, DETAIL_CHARS } from '../../src/log-entry.js';
@@ -111,7 +111,7 @@ describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
     const line = JSON.parse(text);
     expect(await explainReceipt(text, user.record)).to.equal(null);
     expect(await verifyReceipt(text, user.record)).to.equal(true);
-    expect(line.inputJson).to.equal(canonicalJson(input));
+    expect(line.inputJson).to.equal(JSON.stringify(input));
     expect(line.inputDigest).to.equal(undefined);
     // The log's reading text is unchanged: real line breaks and quotes, not JSON.
     expect(line.args).to.equal(formatValue(input).text);
@@ -201,11 +201,13 @@ describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
       callId: 1, openedAt: 0, skipFuture: false, skipUntil: null,
     } as const;
     const receipt = await makeReceipt(user, description);
-    expect(signedInputOf({ b: [1, 'é'], a: null }, receipt)).to.deep.equal({ json: '{"a":null,"b":[1,"é"]}' });
+    // In the caller's member order (the row's args show that order); the receipt binds its canonical digest.
+    expect(signedInputOf({ b: [1, 'é'], a: null }, receipt)).to.deep.equal({ json: '{"b":[1,"é"],"a":null}' });
+    expect(await inputDigest(JSON.parse('{"b":[1,"é"],"a":null}'))).to.equal(description.inputDigest);
     // At the limit the JSON is kept whole; one character more, the digest of the description.
     const at = { m: 'x'.repeat(DETAIL_CHARS - 8) };
-    expect(canonicalJson(at).length).to.equal(DETAIL_CHARS);
-    expect(signedInputOf(at, receipt)).to.deep.equal({ json: canonicalJson(at) });
+    expect(JSON.stringify(at).length).to.equal(DETAIL_CHARS);
+    expect(signedInputOf(at, receipt)).to.deep.equal({ json: JSON.stringify(at) });
     expect(signedInputOf({ m: `${at.m}x` }, receipt)).to.deep.equal({ digest: description.inputDigest });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
