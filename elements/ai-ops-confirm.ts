@@ -62,7 +62,7 @@ export const POINTER_GUARD_MS = 750;
  * @csspart automation-notice - The sentence shown when a program drives the browser (AGENT-3).
  * @csspart verification-notice - The sentence shown when approving needs the user's verification (UV-1).
  * @csspart verification-status - The live region that says 「本人確認を待っています」 while the OS prompt is up (UV-7).
- * @csspart protect - The label of the 「承認を本人確認で守る」 checkbox (UV-2).
+ * @csspart skip-choice - Beside the action button while 「今後尋ねない」 is ticked: what approving then grants (UV-9).
  * @csspart detail - The disclosure with the full content handed in.
  * @csspart skip - The label of the 「このページでは今後尋ねない」 checkbox.
  * @csspart checkbox - That checkbox.
@@ -162,8 +162,17 @@ export class AiOpsConfirm extends AiOpsPanel {
     }
     .actions {
       display: flex;
+      flex-wrap: wrap;
       justify-content: flex-end;
+      align-items: center;
       gap: 0.5rem;
+    }
+    /* UV-9: what the ticked box makes the approval grant, read right after the button it changes. */
+    .choice {
+      flex-basis: 100%;
+      margin: 0;
+      text-align: end;
+      font-size: 0.875em;
     }
     button {
       display: inline-flex;
@@ -261,7 +270,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     return this.renderRoot.querySelector('.cancel');
   }
   private get skipCheckbox(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('.skip input:not(.protect)');
+    return this.renderRoot.querySelector('.skip input');
   }
   private get heading(): HTMLElement | null {
     return this.renderRoot.querySelector('h2');
@@ -287,6 +296,10 @@ export class AiOpsConfirm extends AiOpsPanel {
   });
   /** The request the guard was last started for. */
   private guardedId: number | null = null;
+  /** The ids listed under it when last rendered. */
+  private guardedList = '';
+  /** 「このページでは今後尋ねない」 is ticked: the approval also grants the skip, shown beside the button (UV-9). */
+  private skipChosen = false;
   /** The request the dialog shows, and in which status it was last rendered. */
   private shown: ConfirmationRequest | null = null;
   /** A pointer press that started on the backdrop; a click counts only when it also ends there. */
@@ -309,11 +322,17 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.queue.setStore(this.runtime.confirmations);
     const id = this.request?.id ?? null;
     // A new dialog is about to appear (updated() shows it in this same task): its guard starts now.
+    // UV-9, UV-11: a changed decision re-arms the guard too — the list 「すべて承認」 would decide.
+    const listedIds = (this.queue.value?.queued ?? []).map((r) => r.id).join(',');
     if (id !== this.guardedId) {
       this.guardedId = id;
+      this.skipChosen = false;
       if (id === null) this.guard.stop();
       else this.guard.start();
+    } else if (id !== null && listedIds !== this.guardedList && this.request?.status === 'waiting') {
+      this.guard.start();
     }
+    this.guardedList = listedIds;
   }
 
   private get isAutomated(): boolean {
@@ -366,11 +385,8 @@ export class AiOpsConfirm extends AiOpsPanel {
             </details>`}
         </div>
         ${byUser ? nothing : html`<label class="skip" part="skip">
-          <input type="checkbox" part="checkbox" ?disabled=${running || verifying} />${text.confirmSkipFuture}
+          <input type="checkbox" part="checkbox" ?disabled=${running || verifying} @change=${this.onSkipChange} />${text.confirmSkipFuture}
         </label>`}
-        ${request.verification === 'offered' ? html`<label class="skip" part="protect">
-          <input type="checkbox" class="protect" part="checkbox" ?disabled=${running || verifying} />${text.confirmProtect}
-        </label>` : nothing}
         <p class="status" part="verification-status" role="status">${verifying ? text.confirmVerifying : ''}</p>
         <div class="actions" part="actions">
           <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
@@ -380,6 +396,7 @@ export class AiOpsConfirm extends AiOpsPanel {
             aria-busy=${running || verifying ? 'true' : nothing} @click=${this.onAction}>${running || verifying
               ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`
               : content.actionLabel}</button>
+          ${this.skipChosen && !byUser ? html`<p class="choice" part="skip-choice">${text.confirmSkipChosen}</p>` : nothing}
         </div>
         ${this.renderBatch(request)}
       </div>
@@ -509,6 +526,13 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.dispatchEvent(declined);
   }
 
+  /** UV-9: ticking or unticking 「今後尋ねない」 changes what the action grants: the guard starts again. */
+  private onSkipChange(event: Event): void {
+    this.skipChosen = (event.target as HTMLInputElement).checked;
+    this.guard.start();
+    this.requestUpdate();
+  }
+
   private onCancelClick(): void {
     this.decline('cancel');
   }
@@ -521,8 +545,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     if (!this.guard.allows(event)) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
     // UV-1: this trusted click itself starts the platform's prompt, where verification applies.
-    const protect = this.renderRoot.querySelector<HTMLInputElement>('.protect')?.checked ?? false;
-    this.runtime.confirmations.approve(request.id, { skipFuture, protect });
+    this.runtime.confirmations.approve(request.id, { skipFuture });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
     this.dispatchEvent(approved);
   }
@@ -538,9 +561,8 @@ export class AiOpsConfirm extends AiOpsPanel {
     if (!request || request.status !== 'waiting' || !event.isTrusted || !this.listed.length) return;
     if (!this.guard.allows(event) || !this.allSeen) return;
     const ids = this.batchIds(request);
-    const protect = this.renderRoot.querySelector<HTMLInputElement>('.protect')?.checked ?? false;
     // The queue's batch decisions live in the on-demand part, loaded since a request exists (PKG-4).
-    void this.runtime.onDemand().then((parts) => parts.queue.approveAll(ids, { protect }));
+    void this.runtime.onDemand().then((parts) => parts.queue.approveAll(ids));
   }
 
   private onDeclineAll(event: MouseEvent): void {

@@ -66,7 +66,7 @@ export class LogRecord {
     if (!event.isTrusted) return;
     const { source } = this;
     // UV-5: each receipt goes with the enrolled key's public part (an auditor still checks against their own copy).
-    const key = (await source.verifier())?.enrolled() ?? null;
+    const key = (await (await source.verifier())?.enrolled()) ?? null;
     const blob = new Blob([auditRecord(source.entries(), key)], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');

@@ -30,7 +30,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   confirmUndoSeparator: ', ',
   confirmVerificationRequired: 'Approving needs your fingerprint, PIN or other verification by your device. A program that drives the browser cannot give it.',
   confirmVerifying: 'Waiting for your verification',
-  confirmProtect: 'Protect approvals with device verification',
+  confirmSkipChosen: 'Approving also lets this tool\'s operations run on this page without asking.',
   confirmBatchCount: '{count} more waiting',
   confirmBatchMeta: '{tool} · {seconds} s left',
   confirmApproveAll: 'Approve all',

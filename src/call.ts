@@ -121,10 +121,11 @@ export interface CallHooks {
   /**
    * Asks the user; resolves with a `done` callback to call when execution ends (so the dialog can
    * show loading until then, CONF-4), or with null when declined (CONF-6, CONF-8, SW-3) or when
-   * `signal` aborted while it waited (NAT-2), or with `{retryAfterMs}` when the user said no to this
-   * same call moments ago and it was not asked again (BATCH-3).
+   * `signal` aborted while it waited (NAT-2), with `{retryAfterMs}` when the user said no to this
+   * same call moments ago and it was not asked again (BATCH-3), or with `{declined}`, the reason
+   * the agent is told, when the press was not backed by the user's verification (UV-4, UV-10).
    */
-  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal: AbortSignal }): Promise<null | (() => void) | { retryAfterMs: number }>;
+  confirm(request: { name: string; content: ConfirmationContent; input: unknown; signal: AbortSignal }): Promise<null | (() => void) | { retryAfterMs: number } | { declined: string; retryAfterMs?: number }>;
 }
 
 /** Options of {@link runCall}. */
@@ -223,7 +224,11 @@ async function settle(operation: CompiledOperation, input: unknown, hooks: CallH
     if (definition.confirmation && !hooks.skipsConfirmation()) {
       const content = definition.confirmation(input, ctx);
       const answer = await hooks.confirm({ name: definition.name, content, input, signal: call.signal });
-      if (answer && typeof answer === 'object') return fail(ErrorCode.declined, REFUSED_AGAIN(answer.retryAfterMs), { retryAfterMs: answer.retryAfterMs });
+      if (answer && typeof answer === 'object') {
+        const { retryAfterMs } = answer;
+        const message = 'declined' in answer ? answer.declined : REFUSED_AGAIN(answer.retryAfterMs);
+        return fail(ErrorCode.declined, message, retryAfterMs === undefined ? undefined : { retryAfterMs });
+      }
       done = answer;
       if (!done) return fail(ErrorCode.declined, call.signal.aborted ? CANCELLED : DECLINED);
     }
@@ -355,9 +360,20 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
 
   // One async function rather than a counting wrapper around another (NAT-1: every promise and
   // microtask hop of an agent's call counts through the browser's executeTool).
-  const call: SessionOperations['call'] = async (name, input, { signal, arrivedAt, via = 'page' }) => {
+  const call: SessionOperations['call'] = async (name, given, { signal, arrivedAt, via = 'page' }) => {
     const operation = operations.get(name);
     if (!operation) return serialize(fail(ErrorCode.notFound, `${tool} has no operation ${name}`));
+    // UV-11: what the user is shown, what is signed, prepared and run is one copy taken as the call
+    // arrives; the caller's object may change afterwards without changing any of it. Only where a
+    // dialog may ask (NAT-1: every other call keeps its zero-copy path).
+    let input = given;
+    if (operation.definition.confirmation) {
+      try {
+        input = structuredClone(given);
+      } catch (error) {
+        return serialize(fail(ErrorCode.invalidInput, `the input cannot be copied: ${describeError(error)}`));
+      }
+    }
     inFlight++;
     try {
       let receipt: Receipt | undefined;
@@ -370,13 +386,19 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
           // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
           const retryAfterMs = confirmations.refusal(tool, request.name, input);
           if (retryAfterMs > 0) return { retryAfterMs };
-          const answer = await confirmations.request({ tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input });
-          if (!answer) return null;
+          // UV-10: the user's device gave nothing twice in a row: no dialog whose press would ask again.
+          const resting = consent.resting(tool);
+          if (resting) return resting;
+          let unverified: string | undefined;
+          const answer = await confirmations.request({
+            tool, name: request.name, content: request.content, arrivedAt, signal: request.signal, input, unverified: (message) => (unverified = message),
+          });
+          if (!answer) return unverified === undefined ? null : { declined: unverified };
           receipt = answer.receipt;
           batch = answer.batch;
-          // A verified 「今後尋ねない」 is kept with its receipt beside the switch-on's (UV-3).
+          // A verified 「今後尋ねない」 is kept with its receipt for this switch period (UV-9).
           if (answer.skipFuture) {
-            if (receipt) consent.keepSkip(tool, receipt);
+            if (receipt) await consent.keepSkip(tool, receipt);
             permission.skipConfirmations();
           }
           return answer.done;

@@ -7,7 +7,7 @@
 import { at, systemClock, type Clock } from './clock.js';
 import type { ConfirmationContent } from './definition.js';
 import { createStore, readableStore, type ReadableStore, type WritableStore } from './store.js';
-import type { ConsentGate } from './consent-gate.js';
+import { unverifiedMessage, type ConsentGate } from './consent-gate.js';
 import { canonicalJson, type ConsentDescription, type Receipt } from './consent-proof.js';
 
 /** How long a call waits for the user before it answers `declined` (CONF-8). */
@@ -35,11 +35,8 @@ export interface ConfirmationRequest {
    * is up (UV-7: やめる still declines); `running` while the approved operation executes (CONF-4).
    */
   readonly status: 'waiting' | 'verifying' | 'running';
-  /**
-   * `required` when approving needs the platform's user verification (UV-1), `offered` when the
-   * dialog may offer 「承認を本人確認で守る」 (UV-2); absent otherwise.
-   */
-  readonly verification?: 'required' | 'offered';
+  /** `required` when approving needs the platform's user verification (UV-1, UV-2); absent otherwise. */
+  readonly verification?: 'required';
   /**
    * `user` when the user asked for it (the log's 「元に戻す」, UNDO-2) rather than an agent's call:
    * the dialog then says so and offers no 「今後尋ねない」. Absent for a call.
@@ -67,8 +64,6 @@ export interface ConfirmationState {
 export interface ApproveOptions {
   /** 「このページでは今後尋ねない」 was checked (CONF-5); default false. */
   skipFuture?: boolean;
-  /** 「承認を本人確認で守る」 was checked: verify this approval where verification does not apply yet (UV-2); default false. */
-  protect?: boolean;
 }
 
 /**
@@ -76,6 +71,7 @@ export interface ApproveOptions {
  * receipt where it was verified, UV-5), or null.
  */
 export type ConfirmationAnswer = { skipFuture: boolean; done: () => void; receipt?: Receipt; batch?: BatchApproval } | null;
+
 
 /**
  * A call approved with others by one press of 「すべて承認」 (BATCH-2, BATCH-4): the batch's id, how
@@ -106,6 +102,11 @@ export interface ConfirmationRequestInit {
   undo?: UndoRequestDetail;
   /** The call's input: a verified approval is bound to it (UV-3). */
   input?: unknown;
+  /**
+   * Told, just before the answer null, why a press was not approved: the platform did not verify
+   * the user (UV-4, UV-10). The message is for the agent.
+   */
+  unverified?: (message: string) => void;
 }
 
 /** The page-wide queue. */
@@ -117,8 +118,8 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
   request(request: ConfirmationRequestInit): Promise<ConfirmationAnswer>;
   /**
    * The user pressed the action button: the request runs; the dialog stays (loading) until done.
-   * Where the gate says verification applies (or `protect`, the user's 「承認を本人確認で守る」), the
-   * request is `verifying` first and runs only with a receipt; a refused verification declines it (UV-1, UV-4).
+   * Where the gate says verification applies, the request is `verifying` first and runs only with a
+   * receipt; a refused verification declines it, saying why (UV-1, UV-4, UV-10).
    */
   approve(id: number, options?: ApproveOptions): void;
   /** The user pressed やめる, Esc, or the backdrop (CONF-6); it counts as the user's "no" (BATCH-3). */
@@ -137,11 +138,11 @@ export interface PageConfirmationQueue extends ConfirmationQueue {
   /**
    * The user pressed 「すべて承認」 over the dialog's call and the list under it (BATCH-2): exactly
    * `ids` (what the dialog showed at the press), less those no longer waiting or past their 50 s.
-   * Where any of them needs verification (or `protect`), one verification binds the whole set; a
+   * Where any of them needs verification, one verification binds the whole set; a
    * refused one declines them all. The approved calls then run one after another in arrival order,
    * each answered with the batch. Calls not in `ids` keep waiting for their own decision.
    */
-  approveAll(ids: readonly number[], options?: { protect?: boolean }): void;
+  approveAll(ids: readonly number[]): void;
   /** The user pressed 「すべてやめる」 (BATCH-2): declines exactly `ids`, each a "no" of the user's (BATCH-3). */
   declineAll(ids: readonly number[]): void;
   /**
@@ -177,7 +178,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
   const listedAt = new Map<number, number>();
   let batches = 0;
   const store = options.store ?? createStore<ConfirmationState>({ current: null, queued: [] });
-  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void; input: unknown; verifying?: AbortController }>();
+  const pending = new Map<number, { resolve: (answer: ConfirmationAnswer) => void; cleanup: () => void; input: unknown; verifying?: AbortController; unverified?: (message: string) => void }>();
   // When each request's dialog opened (it became current): a verified approval binds it (UV-3).
   const openedAt = new Map<number, number>();
   const show = (state: ConfirmationState) => {
@@ -222,6 +223,12 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
     remove(id);
   };
 
+  /** A press the platform did not verify: declined, the agent told why (UV-4, UV-10). */
+  const unverified = (id: number, error: unknown) => {
+    pending.get(id)?.unverified?.(unverifiedMessage(error));
+    decline(id);
+  };
+
   /** The user's own "no" (やめる, Esc, backdrop, 「すべてやめる」): remembered for the same call (BATCH-3). */
   const userDecline = (id: number) => {
     const { current, queued } = store.getState();
@@ -244,12 +251,12 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
 
   return {
     ...readableStore(store),
-    request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo, input }) {
+    request({ tool, name, content, arrivedAt = clock.now(), signal, by, undo, input, unverified }) {
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
       // The user's own undo is the user's act, not an agent's: it is never verified (UV-1).
-      const verification = by || !gate ? undefined : gate.applies(tool) ? 'required' : gate.offers(tool) ? 'offered' : undefined;
+      const verification = !by && gate?.applies(tool) ? 'required' : undefined;
       const request: ConfirmationRequest = {
         id, tool, name, content, arrivedAt, expiresAt: arrivedAt + deadlineMs, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}), ...(verification ? { verification } : {}),
       };
@@ -261,6 +268,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
         pending.set(id, {
           resolve,
           input,
+          unverified,
           cleanup: () => {
             cancelDeadline();
             signal?.removeEventListener('abort', onAbort);
@@ -270,7 +278,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
         show(current ? { current, queued: [...queued, request] } : { current: request, queued });
       });
     },
-    approve(id, { skipFuture = false, protect = false } = {}) {
+    approve(id, { skipFuture = false } = {}) {
       const { current, queued } = store.getState();
       const entry = pending.get(id);
       if (current?.id !== id || current.status !== 'waiting' || !entry) return;
@@ -280,18 +288,17 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
         store.setState({ current: { ...now.current, status: 'running' }, queued: now.queued });
         settle(id, { skipFuture, done: () => remove(id), ...(receipt ? { receipt } : {}) });
       };
-      const verified = !current.by && (current.verification === 'required' || (protect && current.verification === 'offered'));
-      if (!verified || !gate) return run();
+      if (current.verification !== 'required' || !gate) return run();
       // UV-1: the click started the platform's prompt; the deadline keeps running meanwhile (UV-7).
       const verifying = (entry.verifying = new AbortController());
       store.setState({ current: { ...current, status: 'verifying' }, queued });
-      gate.approve({ tool: current.tool, name: current.name, input: entry.input, id, openedAt: openedAt.get(id) ?? current.arrivedAt, skipFuture, protect }, verifying.signal)
-        .then((receipt) => run(receipt ?? undefined), () => {
-          // UV-4: no verification, no approval. decline() refuses a running request, not a verifying one.
-          if (pending.get(id)?.verifying === verifying) decline(id);
+      gate.approve({ tool: current.tool, name: current.name, input: entry.input, id, openedAt: openedAt.get(id) ?? current.arrivedAt, skipFuture }, verifying.signal)
+        .then((receipt) => run(receipt ?? undefined), (error: unknown) => {
+          // UV-4: no verification, no approval. A request declined meanwhile was answered already.
+          if (pending.get(id)?.verifying === verifying) unverified(id, error);
         });
     },
-    approveAll(ids, { protect = false } = {}) {
+    approveAll(ids) {
       const { current, queued } = store.getState();
       // Exactly what was listed at the press, in arrival order (the state's order), still waiting and in its 50 s.
       const wanted = new Set(ids);
@@ -334,8 +341,7 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
         };
         next(0);
       };
-      const verified = set.some((r) => !r.by && (r.verification === 'required' || (protect && r.verification === 'offered')));
-      if (!verified || !gate) return run();
+      if (!set.some((r) => r.verification === 'required') || !gate) return run();
       // One verification for the set (BATCH-2); the 50 s keep running meanwhile (UV-7).
       const verifying = new AbortController();
       pending.get(set[0].id)!.verifying = verifying;
@@ -343,9 +349,9 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
       const requests = set.map((r) => ({
         tool: r.tool, name: r.name, input: pending.get(r.id)!.input, id: r.id, openedAt: listedAt.get(r.id) ?? r.arrivedAt, skipFuture: false,
       }));
-      gate.approveBatch(batchId, requests, verifying.signal).then(({ receipt, calls }) => run(receipt, calls), () => {
+      gate.approveBatch(batchId, requests, verifying.signal).then(({ receipt, calls }) => run(receipt, calls), (error: unknown) => {
         // UV-4: no verification, no approval, for any of them.
-        for (const r of set) if (pending.has(r.id)) decline(r.id);
+        for (const r of set) if (pending.has(r.id)) unverified(r.id, error);
       });
     },
     decline: userDecline,

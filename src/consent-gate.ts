@@ -1,20 +1,22 @@
 /**
- * Where a consent becomes a proof (UV-1..UV-4), part of the on-demand part (`on-demand.ts`): the
- * switch-on and the dialog's approval ask the page's {@link UserVerifier} wherever verification
- * applies, and a stored "on" or skip choice counts only with a receipt that checks. The switch and
- * the queue decide; this only says whether the decision came from the person (ARCHITECTURE:
- * "Consent as a proof"). Where verification does not apply, everything is as it was: a click.
+ * Where a consent becomes a proof (UV-1..UV-4, UV-8..UV-10), part of the on-demand part
+ * (`on-demand.ts`): the switch-on and the dialog's approval ask the page's {@link UserVerifier}
+ * wherever the page author did not write `click`, and a stored "on" or skip counts only with a
+ * receipt that checks. The switch and the queue decide; this only says whether the decision came
+ * from the person (ARCHITECTURE: "Consent as a proof"). Nothing falls back to a click: where the
+ * platform cannot verify, the switch stays off and the dialog declines, saying why (UV-4).
  * @module
  */
 import type { Clock } from './clock.js';
 import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
+import type { ConsentStore } from './consent-store.js';
 import type { PermissionStore } from './permission-store.js';
-import { VerificationRefused, consentModeOf, type ConsentOption, type RefusalReason, type UserVerifier } from './user-verifier.js';
+import { VerificationRefused, isIpLiteral, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
- * The receipts kept beside a tool's stored switch value (UV-3), under {@link receiptsKey}: the
- * verified switch-on, and the verified skip choice. The switch value itself keeps PERM-1's shape, so
- * the part that loads with every page (PKG-4) neither reads nor writes receipts.
+ * The receipts kept for a tool's current switch period (UV-3, UV-9), in the consent store under
+ * {@link receiptsKey}, never in localStorage (UV-8): the verified switch-on, and the verified
+ * 「今後尋ねない」 given inside that period.
  */
 export interface StoredReceipts {
   readonly on?: Receipt;
@@ -31,33 +33,36 @@ export const switchKey = (tool: string): string => `fd-ai-operations:${tool}`;
 /** 7 days (PERM-2). */
 export const SWITCH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Where a tool's receipts are kept: beside `fd-ai-operations:<tool>`. */
+/** Where a tool's receipts are kept in the consent store. */
 export function receiptsKey(tool: string): string {
-  return `${switchKey(tool)}:uv`;
+  return `receipts:${tool}`;
 }
+
+/** UV-10: after this many verifications of a tool in a row that gave no receipt, none is asked for {@link COOLDOWN_MS}. */
+export const REFUSALS_BEFORE_COOLDOWN = 2;
+/** UV-10: how long a tool's verifications rest after {@link REFUSALS_BEFORE_COOLDOWN} refusals in a row. */
+export const COOLDOWN_MS = 60_000;
 
 /** One call's approval as the queue hands it to {@link ConsentGate.approve}. */
 export interface ApprovalRequest {
   readonly tool: string;
   readonly name: string;
+  /** The call's input as it arrived (UV-11: the copy the dialog showed and the operation runs with). */
   readonly input: unknown;
   /** The confirmation request's id. */
   readonly id: number;
   /** Epoch ms when its dialog opened. */
   readonly openedAt: number;
+  /** The user also ticked 「このページでは今後尋ねない」 (UV-9). */
   readonly skipFuture: boolean;
-  /** The user asked for it in a browser where it does not apply (「承認を本人確認で守る」, UV-2). */
-  readonly protect?: boolean;
 }
 
 /** The page's consent gate. */
 export interface ConsentGate {
-  /** The verifier, or null when the page has none (no WebAuthn code was wanted). */
+  /** The verifier, or null when the page has none (a test rig's explicit choice). */
   readonly verifier: UserVerifier | null;
-  /** Whether consent for `tool` must be verified now (UV-2). */
+  /** Whether consent for `tool` must be verified (UV-2): everywhere but where the page author wrote `click`. */
   applies(tool: string): boolean;
-  /** Whether the dialog may offer 「承認を本人確認で守る」: it does not apply yet, and it could (UV-2). */
-  offers(tool: string): boolean;
   /**
    * Turns `tool`'s switch on: at once where verification does not apply; else only once verified
    * (UV-1). Throws the reason, in plain words (UV-4). `signal` (the user turned it off meanwhile)
@@ -66,7 +71,7 @@ export interface ConsentGate {
   permit(tool: string, permission: PermissionStore, signal?: AbortSignal): Promise<void>;
   /** Before a stored "on" registers anything: throws when verification applies and its receipt does not check (UV-3). */
   admit(tool: string, permission: PermissionStore): Promise<void>;
-  /** A call's approval: null where verification does not apply (and was not asked for); else its receipt, or throws {@link VerificationRefused}. */
+  /** A call's approval: null where verification does not apply; else its receipt, or throws {@link VerificationRefused}. */
   approve(request: ApprovalRequest, signal?: AbortSignal): Promise<Receipt | null>;
   /**
    * Several calls approved with one press (BATCH-2): one verification whose challenge binds the set,
@@ -75,159 +80,249 @@ export interface ConsentGate {
    * row keeps its own, so an auditor can check it offline), or throws {@link VerificationRefused}.
    */
   approveBatch(batchId: string, requests: readonly ApprovalRequest[], signal?: AbortSignal): Promise<{ receipt: Receipt; calls: ConsentDescription[] }>;
-  /** False where verification applies and the stored skip choice has no receipt this page checked (UV-3). */
+  /**
+   * True where verification does not apply, or where this page holds a checked skip receipt for
+   * `tool`'s current switch period (UV-9). No other receipt stands in for it.
+   */
   trustsSkip(tool: string): boolean;
-  /** Keeps the receipt of a verified 「今後尋ねない」 beside the switch-on's (UV-3). */
-  keepSkip(tool: string, skip: Receipt): void;
+  /** Keeps the receipt of a verified 「今後尋ねない」 for the current period (UV-9). */
+  keepSkip(tool: string, skip: Receipt): Promise<void>;
+  /** The switch went off or its period ended: its receipts go (UV-8). */
+  forget(tool: string): Promise<void>;
+  /** UV-10: while `tool`'s verifications rest, what its call is answered at once, with the ms left; else null. */
+  resting(tool: string): { declined: string; retryAfterMs: number } | null;
 }
-
-/** UV-4's sentence for a browser driven by a program. */
-export const AUTOMATED_NEEDS_VERIFICATION =
-  'このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。';
-
-/** The plain words for each refusal (UV-4), Japanese first, then English for a developer. */
-const REFUSALS: Record<RefusalReason, string> = {
-  unavailable: 'このブラウザーでは本人確認 (パスキー、指紋、PIN) を使えません。 (no platform authenticator)',
-  origin: 'このアドレスでは本人確認を使えません。IP アドレスではなく http://localhost などの名前で開いてください。 (this origin cannot hold a credential)',
-  cancelled: '本人確認が取り消されたか、完了しませんでした。 (the verification was cancelled or did not complete)',
-  invalid: '本人確認の結果を確かめられませんでした。 (the assertion failed its checks)',
-  aborted: '本人確認が中断されました。 (the verification was aborted)',
-};
-
-const STORED_ON_UNVERIFIED =
-  '保存されていた「オン」には本人確認の記録がないため、オフのままにしました。もう一度オンにしてください。 (a stored "on" without a valid receipt reads as off)';
 
 /** Options of {@link createConsentGate}. */
 export interface ConsentGateOptions {
   verifier: UserVerifier | null;
   clock: Clock;
-  /** Whether a program drives the browser (`navigator.webdriver`): UV-4's first sentence. */
-  automated: boolean;
-  /** Where the switch values and their receipts are (the runtime's storage); null keeps receipts for the page's life. */
+  /** Where the receipts are kept (IndexedDB by default, UV-8). */
+  store: ConsentStore;
+  /** Where PERM-1's switch value is written after a verified switch-on; null: the permission store's page-lifetime "on". */
   storage?: Storage | null;
-  /** The page author's choice (UV-2); `click` also withholds the dialog's offer. Default `auto`. */
-  consent?: ConsentOption;
+  /** Whether a program says it drives the browser (`navigator.webdriver`): only AGENT-3's wording (UV-2). */
+  automated: boolean;
 }
 
+/** UV-4's first sentence where the browser says a program drives it (AGENT-3's wording, UV-2). */
+export const AUTOMATED_NEEDS_VERIFICATION =
+  'このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。';
 
-/** The sentence a refusal shows under the switch (UV-4). */
-export function refusalText(error: unknown, automated: boolean): string {
-  const reason = error instanceof VerificationRefused ? REFUSALS[error.reason] : `${REFUSALS.cancelled} ${String(error)}`;
-  return automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${reason}` : reason;
+/** UV-4: why each refusal happened and what to do, in the page's words. `{origin}` is where to open the page instead. */
+const REFUSALS: Record<RefusalReason, string> = {
+  unavailable: 'このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。',
+  origin: 'このアドレスでは本人確認を使えません。{origin} で開いてください。',
+  cancelled: '本人確認が取り消されたため、オンにしませんでした。',
+  timeout: '本人確認に時間内に答えがなかったため、オンにしませんでした。',
+  invalid: '本人確認の結果を確かめられなかったため、オンにしませんでした。',
+  aborted: '本人確認が中断されました。',
+  cooldown: '本人確認が続けて完了しなかったため、{seconds} 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。',
+};
+
+const STORED_ON_UNVERIFIED = '保存されていた「オン」には確かめられる本人確認の記録がないため、オフのままにしました。もう一度オンにしてください。';
+
+/**
+ * Where the page should be opened for verification to work (UV-4): `http://localhost:<port>` for a
+ * loopback IP literal, the same address on `https:` otherwise.
+ * @example whereToOpen('http://127.0.0.1:8000/sql/') // 'http://localhost:8000/sql/'
+ */
+export function whereToOpen(href: string): string {
+  const url = new URL(href);
+  if (isIpLiteral(url.hostname) && /^(127\.|\[::1\])/.test(url.hostname)) url.hostname = 'localhost';
+  else url.protocol = 'https:';
+  return url.href;
 }
+
+/** The sentence a refusal shows under the switch (UV-4), with the AGENT-3 first sentence where a program says it drives the browser. */
+export function refusalText(error: unknown, automated: boolean, href = globalThis.location?.href ?? ''): string {
+  const reason = error instanceof VerificationRefused ? error.reason : 'cancelled';
+  const seconds = error instanceof CoolingDown ? Math.ceil(error.leftMs / 1000) : COOLDOWN_MS / 1000;
+  const text = REFUSALS[reason].replace('{origin}', href ? whereToOpen(href) : 'http://localhost').replace('{seconds}', String(seconds));
+  return automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${text}` : text;
+}
+
+/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
+export class CoolingDown extends VerificationRefused {
+  constructor(readonly leftMs: number) {
+    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
+  }
+}
+
+/** UV-4, UV-10: what the agent is told when a press was not backed by the user's verification. */
+export function unverifiedMessage(error: unknown): string {
+  const reason = error instanceof VerificationRefused ? error.reason : 'invalid';
+  const rest = 'the call was not approved; do not call it again unless the user asks for it';
+  switch (reason) {
+    case 'cooldown': return `not asked: the user's verification did not complete twice in a row for this tool, so the page asks for none for ${Math.ceil((error as CoolingDown).leftMs / 1000)} s; ${rest}`;
+    case 'timeout': return `nobody answered the platform's user verification in time; ${rest}`;
+    case 'cancelled': return `the platform's user verification was cancelled or failed; ${rest}`;
+    case 'origin': case 'unavailable': return `this page cannot verify its user here (${reason}), so no confirmation can be approved; ${rest}`;
+    default: return `the approval was not verified (${reason}); ${rest}`;
+  }
+}
+
+/** The refusals that count towards UV-10's rest: a prompt that was up and gave nothing. */
+const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid', 'aborted']);
 
 /**
  * Creates the gate over the page's verifier.
  * @example
- * const gate = createConsentGate({ verifier: createWebAuthnVerifier(), clock, automated: navigator.webdriver });
+ * const gate = createConsentGate({ verifier: createWebAuthnVerifier(), clock, store, automated: navigator.webdriver });
  * await gate.permit('node', permission); // the OS prompt, then on
  */
-export function createConsentGate({ verifier, clock, automated, consent = 'auto', storage = null }: ConsentGateOptions): ConsentGate {
-  // Receipts this page made or checked: a stored skip choice is honoured only with one of these, so
-  // a value written into storage behind the page's back (CDP can) skips nothing (UV-3).
-  const trusted = new Set<string>();
+export function createConsentGate({ verifier, clock, store, storage = null, automated }: ConsentGateOptions): ConsentGate {
   const applies = (tool: string) => !!verifier?.applies(tool);
-  // Kept here as well as stored, so that storage that fails (PERM-8) loses nothing for this page.
-  const kept = new Map<string, StoredReceipts>();
-  const receiptsOf = (tool: string): StoredReceipts => {
-    try {
-      const raw = storage?.getItem(receiptsKey(tool));
-      if (raw) return JSON.parse(raw) as StoredReceipts;
-    } catch {
-      // unreadable or corrupt: the receipts this page kept, if any
-    }
-    return kept.get(tool) ?? {};
-  };
-  const keep = (tool: string, receipts: StoredReceipts) => {
-    kept.set(tool, receipts);
-    try {
-      storage?.setItem(receiptsKey(tool), JSON.stringify(receipts));
-    } catch {
-      // PERM-8: the receipts live as long as the page, as the switch then does
-    }
-  };
-  /**
-   * Stores PERM-1's record for a verified switch-on with the very `enabledUntil` its receipt binds,
-   * then lets the permission store read it as another tab's write (SAFE-4's path); where storage
-   * refuses, the store's own page-lifetime "on" (its `enabledUntil` then a moment later than signed,
-   * which `admit` accepts from this page's own receipt).
-   */
-  const storeOn = (tool: string, permission: PermissionStore, enabledUntil: number) => {
-    try {
-      storage!.setItem(switchKey(tool), JSON.stringify({ v: 1, enabledUntil, skipConfirmUntil: null }));
-      if (permission.isEnabled()) return;
-    } catch {
-      // below
-    }
-    permission.enable();
-  };
-  // The verifier refuses with its reason where it cannot verify (an IP-literal origin, no authenticator).
-  const verify = async (description: ConsentDescription, signal?: AbortSignal) => {
-    const receipt = await verifier!.verify(description, signal);
-    trusted.add(receipt.signature);
-    return receipt;
+  // The switch periods (their enabledUntil) this page verified or checked, and the skips it
+  // checked for them: a value written into storage behind the page's back matches neither (UV-8).
+  const periods = new Map<string, number>();
+  const skips = new Map<string, number>();
+  // Receipts this page itself made: a stored "on" whose receipt is one of them counts as it is.
+  const made = new Set<string>();
+  // UV-10: refusals in a row, and until when a tool's verifications rest.
+  const refusals = new Map<string, number>();
+  const restUntil = new Map<string, number>();
+
+  // UV-8: once a tool's switch is on here, its going off — here, in another tab, or at the end of
+  // its 7 days — takes its receipts along, so that a stored value written back later finds none to
+  // stand on. Watched from here, so that the part every page loads carries none of it (PKG-4).
+  const watched = new Set<string>();
+  const watch = (tool: string, permission: PermissionStore) => {
+    if (watched.has(tool)) return;
+    watched.add(tool);
+    permission.subscribe(() => {
+      if (!permission.getState().enabled && (periods.has(tool) || skips.has(tool))) void gate.forget(tool);
+    });
   };
 
-  return {
+  const receiptsOf = async (tool: string): Promise<StoredReceipts> => {
+    const value = await store.get(receiptsKey(tool));
+    return value && typeof value === 'object' ? value as StoredReceipts : {};
+  };
+  const restLeft = (tool: string) => Math.max(0, (restUntil.get(tool) ?? 0) - clock.now());
+
+  /** One verification for `tools`: none while one of them rests; two refusals in a row start a rest (UV-10). */
+  const verify = async (tools: readonly string[], description: ConsentDescription, signal?: AbortSignal) => {
+    const left = Math.max(0, ...tools.map(restLeft));
+    if (left > 0) throw new CoolingDown(left);
+    try {
+      const receipt = await verifier!.verify(description, signal);
+      for (const tool of tools) refusals.delete(tool);
+      made.add(receipt.signature);
+      return receipt;
+    } catch (error) {
+      if (error instanceof VerificationRefused && COUNTED.has(error.reason)) {
+        for (const tool of tools) {
+          const count = (refusals.get(tool) ?? 0) + 1;
+          refusals.set(tool, count);
+          if (count >= REFUSALS_BEFORE_COOLDOWN) {
+            refusals.delete(tool);
+            restUntil.set(tool, clock.now() + COOLDOWN_MS);
+          }
+        }
+      }
+      throw error;
+    }
+  };
+
+  /**
+   * Stores PERM-1's record for a verified switch-on with the very `enabledUntil` its receipt binds,
+   * then lets the permission store read it as another tab's write (SAFE-4's path); where storage is
+   * missing or refuses, the store's own page-lifetime "on" (its `enabledUntil` then a moment later
+   * than signed, which `admit` accepts from this page's own receipt).
+   */
+  const storeOn = (permission: PermissionStore, tool: string, enabledUntil: number) => {
+    let written = false;
+    try {
+      storage?.setItem(switchKey(tool), JSON.stringify({ v: 1, enabledUntil, skipConfirmUntil: null }));
+      written = !!storage;
+    } catch {
+      // PERM-8: below
+    }
+    if (!written || !permission.isEnabled()) permission.enable();
+  };
+
+  const gate: ConsentGate = {
     verifier,
     applies,
-    offers: (tool) => !!verifier && !applies(tool) && verifier.possible() && consentModeOf(consent, tool) !== 'click',
+    resting(tool) {
+      const left = applies(tool) ? restLeft(tool) : 0;
+      return left > 0 ? { declined: unverifiedMessage(new CoolingDown(left)), retryAfterMs: left } : null;
+    },
     async permit(tool, permission, signal) {
       if (!applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
       const enabledUntil = clock.now() + SWITCH_TTL_MS;
       let on: Receipt;
       try {
-        on = await verify({ kind: 'switch', origin: verifier!.origin, tool, enabledUntil }, signal);
+        on = await verify([tool], { kind: 'switch', origin: verifier!.origin, tool, enabledUntil }, signal);
       } catch (error) {
         throw new Error(refusalText(error, automated));
       }
       if (signal?.aborted) return;
-      keep(tool, { on });
-      storeOn(tool, permission, enabledUntil);
+      // A new period: the receipts of any earlier one go with it.
+      skips.delete(tool);
+      await store.set(receiptsKey(tool), { on } satisfies StoredReceipts);
+      storeOn(permission, tool, enabledUntil);
+      periods.set(tool, permission.getState().enabledUntil ?? enabledUntil);
+      watch(tool, permission);
     },
     async admit(tool, permission) {
       if (!applies(tool)) return;
       const { enabledUntil } = permission.getState();
-      const { on, skip } = receiptsOf(tool);
+      const { on, skip } = await receiptsOf(tool);
       const origin = verifier!.origin;
       // This page's own receipt counts as it is; a stored one must check, for this very enabledUntil.
-      const valid = !!on && (trusted.has(on.signature) || await verifier!.check(on, { kind: 'switch', origin, tool, enabledUntil: enabledUntil! }));
+      const valid = !!on && enabledUntil !== null
+        && (made.has(on.signature) || await verifier!.check(on, { kind: 'switch', origin, tool, enabledUntil }));
       // The session's start turns it off (removing the stored value) with this reason under the switch.
-      if (!valid) {
-        throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
+      if (!valid) throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
+      periods.set(tool, enabledUntil);
+      watch(tool, permission);
+      // UV-9: only a call approval that granted a skip for this very period, signed by the enrolled key.
+      if (skip && await verifier!.check(skip, { kind: 'call', origin, tool, skipFuture: true, skipUntil: enabledUntil })) {
+        skips.set(tool, enabledUntil);
       }
-      trusted.add(on.signature);
-      if (skip && await verifier!.check(skip, { kind: 'call', origin, tool, skipFuture: true })) trusted.add(skip.signature);
     },
     async approve(request, signal) {
-      if (!verifier || (!applies(request.tool) && !request.protect)) return null;
-      return verify(await callDescription(verifier.origin, request), signal);
+      if (!verifier || !applies(request.tool)) return null;
+      return verify([request.tool], await callDescription(verifier.origin, request, request.skipFuture ? periods.get(request.tool) ?? null : null), signal);
     },
     async approveBatch(batchId, requests, signal) {
       if (!verifier) throw new VerificationRefused('unavailable', 'no verifier');
-      const calls = await Promise.all(requests.map((request) => callDescription(verifier.origin, request)));
+      const calls = await Promise.all(requests.map((request) => callDescription(verifier.origin, request, null)));
       const digests = await Promise.all(calls.map(descriptionDigest));
-      const receipt = await verify({ kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
+      const tools = [...new Set(requests.map((r) => r.tool))];
+      const receipt = await verify(tools, { kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
       return { receipt, calls };
     },
     trustsSkip(tool) {
       if (!applies(tool)) return true;
-      const { skip } = receiptsOf(tool);
-      return !!skip && trusted.has(skip.signature);
+      const until = skips.get(tool);
+      return until !== undefined && until === periods.get(tool) && clock.now() < until;
     },
-    keepSkip(tool, skip) {
-      keep(tool, { ...receiptsOf(tool), skip });
+    async keepSkip(tool, skip) {
+      const skipUntil = (skip.description as { skipUntil?: unknown }).skipUntil;
+      if (skip.description.kind !== 'call' || typeof skipUntil !== 'number' || skipUntil !== periods.get(tool)) return;
+      skips.set(tool, skipUntil);
+      await store.set(receiptsKey(tool), { ...await receiptsOf(tool), skip } satisfies StoredReceipts);
+    },
+    async forget(tool) {
+      periods.delete(tool);
+      skips.delete(tool);
+      await store.delete(receiptsKey(tool));
     },
   };
+  return gate;
 }
 
 /**
- * The description one call's approval binds (UV-3): origin, tool, operation, the input's digest, the
- * request's id and its dialog's opening time. Alone it is the challenge's; in a batch its digest is
- * one of the set's (BATCH-2).
+ * The description one call's approval binds (UV-3, UV-9): origin, tool, operation, the input's
+ * digest, the request's id, its dialog's opening time, and the skip it grants — `skipUntil`, the
+ * end of the switch period it was given in, or null. Alone it is the challenge's; in a batch its
+ * digest is one of the set's (BATCH-2).
  */
-export async function callDescription(origin: string, request: ApprovalRequest): Promise<ConsentDescription> {
+export async function callDescription(origin: string, request: ApprovalRequest, skipUntil: number | null): Promise<ConsentDescription> {
   return {
     kind: 'call',
     origin,
@@ -236,6 +331,7 @@ export async function callDescription(origin: string, request: ApprovalRequest):
     inputDigest: await inputDigest(request.input),
     callId: request.id,
     openedAt: request.openedAt,
-    skipFuture: request.skipFuture,
+    skipFuture: request.skipFuture && skipUntil !== null,
+    skipUntil,
   };
 }

@@ -26,6 +26,11 @@ export type ConsentDescription =
     readonly openedAt: number;
     /** The user also chose 「このページでは今後尋ねない」. */
     readonly skipFuture: boolean;
+    /**
+     * The skip it grants (UV-9): this tool's confirmations are not asked until this epoch ms, the
+     * end of the switch period it was given in; null when it grants none.
+     */
+    readonly skipUntil: number | null;
   }
   | {
     /** Turning a switch on until `enabledUntil` (UV-1). */

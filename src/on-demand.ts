@@ -20,6 +20,7 @@ import type { OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
+import { createIndexedDbConsentStore, createMemoryConsentStore, type ConsentStore } from './consent-store.js';
 import { createWebAuthnVerifier, type ConsentOption, type UserVerifier } from './user-verifier.js';
 
 /**
@@ -47,8 +48,10 @@ export interface OnDemandOptions {
   log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
   undoBudgetBytes?: number;
-  /** Where the enrolled credential's public part is kept (UV-1); default `window.localStorage`. */
+  /** Where PERM-1's switch value is written after a verified switch-on; default `window.localStorage`. */
   storage?: Storage | null;
+  /** Where the enrolment and the receipts are kept (UV-8); default IndexedDB. */
+  consentStore?: ConsentStore;
   /** The page author's consent choice (UV-2); default `auto`. */
   consent?: ConsentOption;
   /** The page's verifier; default WebAuthn on this origin; null: none (every consent is the click). */
@@ -114,9 +117,11 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const automated = options.automated ?? win.navigator.webdriver === true;
   // Resolved once, so the enrolment and the receipts are read from the same storage.
   const storage = storageOf(win, options.storage);
+  const consentStore = options.consentStore
+    ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
   const verifier = options.verifier !== undefined ? options.verifier
-    : createWebAuthnVerifier({ window: win, storage, consent: options.consent, automated, timeoutMs: options.verificationTimeoutMs });
-  const consent = createConsentGate({ verifier, clock, automated, consent: options.consent, storage });
+    : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs });
+  const consent = createConsentGate({ verifier, clock, automated, store: consentStore, storage });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {

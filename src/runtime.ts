@@ -19,6 +19,7 @@ import type { ScriptLoader } from './script-loader.js';
 import { createStore, readableStore, type ReadableStore, type WritableStore } from './store.js';
 import { createToolSession, type ToolSession } from './tool-session.js';
 import type { UndoAnswer } from './undo-keeper.js';
+import type { ConsentStore } from './consent-store.js';
 import type { ConsentOption, UserVerifier } from './user-verifier.js';
 
 /** Everything the runtime touches, injectable for tests. */
@@ -45,14 +46,16 @@ export interface AiOpsOptions extends RelayOptions {
   /** What the kept before-states of all tools may hold together (UNDO-4); default 64 MB (tests pass less). */
   undoBudgetBytes?: number;
   /**
-   * Whose consent counts (UV-2): `auto` (default) asks the platform's user verification (WebAuthn)
-   * for a switch-on and an approval whenever a program drives the browser or the user enrolled on
-   * this origin; `verified` always; `click` never — the page author's explicit opt-out, for their
-   * own test rigs. One mode for every tool, or per tool: `{ node: 'verified' }`.
+   * Whose consent counts (UV-2): `auto` (default) and `verified` ask the platform's user
+   * verification (WebAuthn) for every switch-on and approval, whoever drives the browser; where it
+   * cannot happen the switch stays off and says why (UV-4). `click` never asks — the page author's
+   * explicit opt-out, for their own test rigs. One mode for every tool, or per tool: `{ sample: 'click' }`.
    */
   consent?: ConsentOption;
   /** The page's verifier (tests); default WebAuthn on this origin, loaded on demand. Null: none. */
   verifier?: UserVerifier | null;
+  /** Where the enrolment and the receipts are kept (UV-8; tests); default IndexedDB, out of reach of a program that only writes storage. */
+  consentStore?: ConsentStore;
   /** Overrides `navigator.webdriver` (tests). */
   automated?: boolean;
   /**

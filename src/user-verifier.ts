@@ -8,11 +8,13 @@
  * required, a discoverable platform credential), then `navigator.credentials.get` for the same
  * challenge so that even the first consent has a signature anyone can check. Afterwards only
  * `get` with `allowCredentials` = the enrolled credential. Only the public key and the credential
- * id are stored (localStorage `fd-ai-operations-uv`), never a secret.
+ * id are stored, never a secret, and not in localStorage: in the page's {@link ConsentStore}
+ * (IndexedDB), which a program that only writes storage cannot write (UV-8).
  * @module
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
+import { createIndexedDbConsentStore, createMemoryConsentStore, type ConsentStore } from './consent-store.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -26,8 +28,12 @@ export type RefusalReason =
   | 'unavailable'
   /** The origin cannot hold a credential (an IP literal such as 127.0.0.1, or not a secure context). */
   | 'origin'
-  /** The user cancelled the OS prompt, it timed out, or the credential is not on this device. */
+  /** The user cancelled the OS prompt, or the credential is not on this device. */
   | 'cancelled'
+  /** Nobody answered the OS prompt in time (UV-10). */
+  | 'timeout'
+  /** Two verifications of this tool in a row gave no receipt: none is asked for a while (UV-10). */
+  | 'cooldown'
   /** The assertion came back but failed a check (signature, challenge, origin, UV flag, reuse). */
   | 'invalid'
   /** The caller's signal aborted (やめる, the 50 s, the switch went off). */
@@ -46,24 +52,25 @@ export interface UserVerifier {
   /** This page's origin, as descriptions carry it. */
   readonly origin: string;
   /**
-   * Whether consent for `tool` needs verification now (UV-2): the page author's `verified`; or
-   * `auto` and (`navigator.webdriver` is true, or a credential is enrolled on this origin); never
-   * for `click`. Synchronous and cheap: read at every switch-on and approval.
+   * Whether consent for `tool` needs verification (UV-2): always, but where the page author wrote
+   * `click` for it. Who drives the browser does not matter (`navigator.webdriver` is a courtesy
+   * flag). Where verification cannot happen, {@link verify} refuses and says why (UV-4): nothing
+   * falls back to a click.
    */
   applies(tool: string): boolean;
   /** Whether this origin can hold a credential at all (not an IP literal, a secure context, WebAuthn present). */
   possible(): boolean;
   /** The enrolled credential's public part, or null. */
-  enrolled(): PublicKeyRecord | null;
+  enrolled(): Promise<PublicKeyRecord | null>;
   /**
    * Asks the platform authenticator to verify the user for `description` (enrolling first when no
    * credential is enrolled), and checks the assertion (`checkReceipt`) and that its challenge was
    * never used before on this page. Resolves to the receipt, or rejects with
-   * {@link VerificationRefused}. `signal` aborts the WebAuthn request (reason `aborted`);
-   * `timeoutMs` (default the verifier's `timeoutMs`) is what the caller still allows, the
-   * authenticator's own timeout (past it the browser rejects: `cancelled`).
+   * {@link VerificationRefused}. `signal` aborts the WebAuthn request (reason `aborted`); past
+   * the verifier's `timeoutMs` the page itself ends the request (reason `timeout`): browsers
+   * round a short WebAuthn timeout up (Chromium to 10 s), and the user's "no" must not wait on that.
    */
-  verify(description: ConsentDescription, signal?: AbortSignal, timeoutMs?: number): Promise<Receipt>;
+  verify(description: ConsentDescription, signal?: AbortSignal): Promise<Receipt>;
   /**
    * Checks a receipt kept earlier (the stored switch's, UV-3) against the enrolled key, and that its
    * description has the `expected` fields. False when nothing is enrolled. Never rejects.
@@ -78,13 +85,11 @@ export interface UserVerifier {
 /** Options of {@link createWebAuthnVerifier}. */
 export interface WebAuthnVerifierOptions {
   window?: Window;
-  /** Where the enrolled credential's public part is kept; default `window.localStorage`. */
-  storage?: Storage | null;
+  /** Where the enrolled credential's public part is kept; default IndexedDB ({@link createIndexedDbConsentStore}). */
+  store?: ConsentStore;
   /** Default `auto`. */
   consent?: ConsentOption;
-  /** Overrides `navigator.webdriver` (tests). */
-  automated?: boolean;
-  /** The WebAuthn timeout when `verify` is given none; default {@link VERIFICATION_TIMEOUT_MS}. */
+  /** How long one verification may wait for the user; default {@link VERIFICATION_TIMEOUT_MS}. */
   timeoutMs?: number;
 }
 
@@ -101,8 +106,8 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
   return mode === 'verified' || mode === 'click' ? mode : 'auto';
 }
 
-/** The storage key of the enrolled credential's public part. */
-export const ENROLMENT_KEY = 'fd-ai-operations-uv';
+/** The consent store's key of the enrolled credential's public part. */
+export const ENROLMENT_KEY = 'enrolment';
 
 /**
  * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
@@ -116,12 +121,10 @@ export function isIpLiteral(hostname: string): boolean {
 
 /**
  * The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`.
- * @example parseEnrolment(localStorage.getItem(ENROLMENT_KEY))
+ * @example parseEnrolment(await store.get(ENROLMENT_KEY))
  */
-export function parseEnrolment(raw: string | null): PublicKeyRecord | null {
-  if (raw === null) return null;
+export function parseEnrolment(value: unknown): PublicKeyRecord | null {
   try {
-    const value: unknown = JSON.parse(raw);
     if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
     const { v, credentialId, alg, spki, ...rest } = value as Record<string, unknown>;
     if (v !== 1 || Object.keys(rest).length || typeof alg !== 'number' || !SUPPORTED_ALGORITHMS.includes(alg)) return null;
@@ -161,47 +164,20 @@ function refusalOf(error: unknown, signal: AbortSignal | undefined): Verificatio
 /**
  * Creates the page's WebAuthn verifier.
  * @example
- * const verifier = createWebAuthnVerifier({ consent: { sql: 'verified' } });
- * if (verifier.applies('sql')) receipt = await verifier.verify(description, dialogSignal);
+ * const verifier = createWebAuthnVerifier({ consent: { sql: 'click' } });
+ * if (verifier.applies('node')) receipt = await verifier.verify(description, dialogSignal);
  */
 export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): UserVerifier {
   const win: Window & { PublicKeyCredential?: typeof PublicKeyCredential } = options.window ?? window;
   const consent = options.consent ?? 'auto';
-  const automated = options.automated ?? win.navigator?.webdriver === true;
-  const defaultTimeout = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
   const origin = win.location.origin;
   const hostname = win.location.hostname;
-  let storage: Storage | null;
-  try {
-    storage = options.storage === undefined ? win.localStorage : options.storage;
-  } catch {
-    storage = null;
-  }
-  // Without storage, or when it refuses to write, the enrolment lasts as long as the page.
-  let inMemory: string | null = null;
+  const store = options.store ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 
-  const read = (): string | null => {
-    try {
-      return storage ? storage.getItem(ENROLMENT_KEY) ?? inMemory : inMemory;
-    } catch {
-      return inMemory;
-    }
-  };
-  const write = (record: PublicKeyRecord) => {
-    const text = JSON.stringify({ v: 1, ...record });
-    inMemory = null;
-    try {
-      if (!storage) throw new Error('no storage');
-      storage.setItem(ENROLMENT_KEY, text);
-    } catch {
-      inMemory = text;
-    }
-  };
-  const enrolled = () => parseEnrolment(read());
-
-  const modeOf = (tool: string) => consentModeOf(consent, tool);
+  const enrolled = async () => parseEnrolment(await store.get(ENROLMENT_KEY));
 
   const api = () => {
     const credentials = win.navigator?.credentials;
@@ -210,7 +186,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const possible = () => win.isSecureContext === true && api() !== null && !!hostname && !isIpLiteral(hostname);
 
   /** `navigator.credentials.create` for a discoverable platform credential with user verification (UV-1). */
-  async function enrol(credentials: CredentialsContainer, signal: AbortSignal | undefined, timeout: number): Promise<PublicKeyRecord> {
+  async function enrol(credentials: CredentialsContainer, signal: AbortSignal): Promise<PublicKeyRecord> {
     const available = await win.PublicKeyCredential?.isUserVerifyingPlatformAuthenticatorAvailable?.().catch(() => false);
     if (available === false) throw new VerificationRefused('unavailable', 'this device has no platform authenticator that verifies its user');
     const credential = await credentials.create({
@@ -222,7 +198,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
         pubKeyCredParams: SUPPORTED_ALGORITHMS.map((alg) => ({ type: 'public-key' as const, alg })),
         authenticatorSelection: { authenticatorAttachment: 'platform', residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
         attestation: 'none',
-        timeout,
+        timeout: timeoutMs,
       },
       signal,
     }) as PublicKeyCredential | null;
@@ -233,11 +209,11 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
       throw new VerificationRefused('unavailable', `the authenticator made a key this page cannot verify (algorithm ${String(alg)})`);
     }
     const record = { credentialId: toBase64Url(credential.rawId), alg, spki: toBase64Url(spki) };
-    write(record);
+    await store.set(ENROLMENT_KEY, { v: 1, ...record });
     return record;
   }
 
-  async function verify(description: ConsentDescription, signal?: AbortSignal, timeoutMs = defaultTimeout): Promise<Receipt> {
+  async function verify(description: ConsentDescription, signal?: AbortSignal): Promise<Receipt> {
     if (signal?.aborted) throw new VerificationRefused('aborted', 'the verification was stopped');
     const credentials = api();
     if (!credentials) throw new VerificationRefused('unavailable', 'this browser has no WebAuthn');
@@ -249,26 +225,28 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     const challengeText = toBase64Url(challenge);
     if (used.has(challengeText)) throw new VerificationRefused('invalid', 'this consent was already given once');
     used.add(challengeText);
+    // One controller for the caller's signal and the page's own deadline, which covers both prompts
+    // of a first verification.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    let timedOut = false;
+    const timer = win.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
     let accepted = false;
     try {
-      // The caller's time covers both prompts of a first verification.
-      const deadline = Date.now() + timeoutMs;
-      const remaining = () => {
-        const left = Math.floor(deadline - Date.now());
-        if (!(left > 0)) throw new VerificationRefused('aborted', 'no time is left for the verification');
-        return left;
-      };
-      const record = enrolled() ?? await enrol(credentials, signal, remaining());
-      const timeout = remaining();
+      const record = await enrolled() ?? await enrol(credentials, controller.signal);
       const credential = await credentials.get({
         publicKey: {
           challenge: challenge as BufferSource,
           allowCredentials: [{ type: 'public-key', id: fromBase64Url(record.credentialId) as BufferSource }],
           userVerification: 'required',
           rpId: hostname,
-          timeout,
+          timeout: timeoutMs,
         },
-        signal,
+        signal: controller.signal,
       }) as PublicKeyCredential | null;
       const response = credential?.response as AuthenticatorAssertionResponse | undefined;
       if (!credential || !response?.signature) throw new VerificationRefused('invalid', 'the authenticator gave no assertion');
@@ -281,12 +259,15 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
       };
       const reason = await checkReceipt(receipt, record);
       if (reason) throw new VerificationRefused('invalid', reason);
-      if (signal?.aborted) throw new VerificationRefused('aborted', 'the verification was stopped');
+      if (controller.signal.aborted) throw new VerificationRefused('aborted', 'the verification was stopped');
       accepted = true;
       return receipt;
     } catch (error) {
+      if (timedOut && !signal?.aborted) throw new VerificationRefused('timeout', `nobody answered the verification within ${timeoutMs} ms`);
       throw refusalOf(error, signal);
     } finally {
+      win.clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       // A request that gave no receipt used nothing: the same consent may be asked for again.
       if (!accepted) used.delete(challengeText);
     }
@@ -294,16 +275,12 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
 
   return {
     origin,
-    applies(tool) {
-      const mode = modeOf(tool);
-      if (mode !== 'auto') return mode === 'verified';
-      return (automated && possible()) || enrolled() !== null;
-    },
+    applies: (tool) => consentModeOf(consent, tool) !== 'click',
     possible,
     enrolled,
     verify,
     async check(receipt, expected) {
-      const record = enrolled();
+      const record = await enrolled();
       if (!record || !receipt || typeof receipt !== 'object') return false;
       const description = (receipt as Receipt).description as unknown as Record<string, unknown> | undefined;
       if (!description || typeof description !== 'object' || description.origin !== origin) return false;
@@ -313,18 +290,13 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
       return (await checkReceipt(receipt as Receipt, record)) === null;
     },
     async unenrol(signal) {
-      const record = enrolled();
+      const record = await enrolled();
       if (!record) return;
       await verify({ kind: 'unenrol', origin, credentialId: record.credentialId }, signal);
-      inMemory = null;
-      try {
-        storage?.removeItem(ENROLMENT_KEY);
-      } catch {
-        // Nothing more to remove.
-      }
+      await store.delete(ENROLMENT_KEY);
     },
     async fingerprint() {
-      const record = enrolled();
+      const record = await enrolled();
       return record ? fingerprint(record) : null;
     },
   };

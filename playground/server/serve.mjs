@@ -209,6 +209,14 @@ export async function startServer({ port = 0, root = 'dist/site', log = () => {}
       sendText(res, 400, 'Bad Request\n');
       return;
     }
+    // UV-4: the app has one origin, http://localhost:<port>, where verified consent can work; the
+    // same server named by its address is sent there, so no page (and no runner workspace) is
+    // reached from an origin that cannot hold a credential.
+    if (host.toLowerCase().startsWith('127.0.0.1:')) {
+      res.writeHead(308, { location: `${origin}${target}`, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(`Moved to ${origin}${target}\n`);
+      return;
+    }
     const queryAt = target.indexOf('?');
     const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
     const search = queryAt === -1 ? '' : target.slice(queryAt);

@@ -208,13 +208,30 @@ test('[UV-4] with shareCredentials: false each tab is its own device until copyC
 });
 
 test('[UV-4] an IP-literal origin (http://127.0.0.1:<port>) cannot hold a credential: create rejects SecurityError', async () => {
-  const page = await blankPage(`http://127.0.0.1:${demo.port}`);
+  // The playground itself sends 127.0.0.1 to localhost (the next test): the page is one the browser is given here.
+  const page = await browser.context.newPage();
+  await page.route(`http://127.0.0.1:${demo.port}/ip-literal`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>ip</title>' }));
+  await page.goto(`http://127.0.0.1:${demo.port}/ip-literal`);
   try {
     assert.equal(new URL(page.url()).hostname, '127.0.0.1');
     const made = await create(page);
     assert.equal(made.error, 'SecurityError', `create on 127.0.0.1 answered ${JSON.stringify(made)}`);
     const held = await (await browser.authenticatorOf(page)).credentials();
     assert.deepEqual(held.filter((c) => c.rpId !== 'localhost'), [], 'the authenticator was there and holds nothing for 127.0.0.1');
+  } finally {
+    await page.close();
+  }
+});
+
+test('[UV-4] the playground answers http://127.0.0.1:<port> with a redirect to http://localhost:<port>, the runner\'s workspace included: one origin', async () => {
+  const page = await browser.context.newPage();
+  try {
+    const response = await page.goto(`http://127.0.0.1:${demo.port}/sample/?x=1`);
+    assert.equal(page.url(), `${demo.origin}/sample/?x=1`);
+    assert.equal(response.request().redirectedFrom()?.url(), `http://127.0.0.1:${demo.port}/sample/?x=1`);
+    const runner = await fetch(`http://127.0.0.1:${demo.port}/__runner/info`, { method: 'POST', redirect: 'manual', body: '{}' });
+    assert.equal(runner.status, 308);
+    assert.equal(runner.headers.get('location'), `${demo.origin}/__runner/info`);
   } finally {
     await page.close();
   }
