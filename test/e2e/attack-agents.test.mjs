@@ -16,7 +16,7 @@
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, waitFor } from './harness.mjs';
+import { startDemo, waitFor, renderedTwice } from './harness.mjs';
 import {
   launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, startPlaywrightMcp, serveSample,
   switchInput, announced, browserListed, devtoolsNames, devtoolsResult, playwrightResult,
@@ -291,13 +291,22 @@ const APPROVE_ATTACKS = [
 
 for (const [kind, name, delivered, attack] of APPROVE_ATTACKS) {
   // A delivered press reached the button: the dialog then waits for the verification (UV-7's live
-  // region says so), which the absent user never gives.
+  // region says so), which the absent user never gives. A script's click() starts nothing: once the
+  // page has rendered twice after it, the dialog still waits, asking nothing and running nothing,
+  // and the user declines it (rather than the test waiting out CONF-8's 50 s).
   const press = delivered
     ? async (approve) => {
       await attack(approve);
       await waitFor(async () => /本人確認を待っています/.test(await announced(page)), 30_000, 'the dialog to wait for the verification');
     }
-    : attack;
+    : async (approve) => {
+      await attack(approve);
+      await renderedTwice(page);
+      assert.equal(await approve.isVisible(), true, 'the dialog still waits after the script\'s click');
+      assert.doesNotMatch(await announced(page), /本人確認を待っています/, 'the script\'s click started no verification');
+      assert.equal(await note(), NOTE, 'the note is untouched while the dialog waits');
+      await page.locator('ai-ops-confirm [part~="cancel-button"]').click();
+    };
   const caller = kind === 'playwright' ? 'Playwright MCP\'s webmcp_sample_clear_note' : 'DevTools MCP\'s execute_webmcp_tool sample_clear_note';
   test(`[UV-1] [UV-6] the user absent, ${caller} approved by ${name}: declined, and the note reads back byte-identical`, { timeout: 240_000 }, async (t) => {
     try {

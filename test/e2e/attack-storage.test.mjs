@@ -211,6 +211,18 @@ for (const kind of KINDS) {
 
     /** After a forgery and a reload: the switch reads off and no agent is offered an operation. */
     async function assertNothingOn(t) {
+      // The page has dealt with what storage says once it lists the operations, says why the switch
+      // is off, or no longer keeps a stored "on" (so a later look cannot find one still unread).
+      const storedOn = async () => {
+        const value = (await storage.items()).find(([key]) => key === SWITCH_KEY)?.[1];
+        try {
+          return JSON.parse(value).enabledUntil > Date.now();
+        } catch {
+          return false;
+        }
+      };
+      await waitFor(async () => (await switchInput(page, 'sample').getAttribute('aria-busy')) !== 'true'
+        && ((await browserListed(page, 'sample_')).length > 0 || /始められません|本人確認/.test(await announced(page)) || !(await storedOn())), 60_000, 'the page to settle what storage says');
       const listed = await browserListed(page, 'sample_');
       const fromAgent = (await pw.pageTools()).map((tool) => tool.name);
       t.diagnostic(`after the reload the switch reads ${(await switchSettledOn(page, 'sample')) ? 'ON' : 'off'}; listed ${JSON.stringify(listed)}; the page said: ${(await announced(page)) || '(nothing)'}`);
