@@ -108,7 +108,7 @@ export interface PrepareContext extends CallContext {
  * builds the dialog from that context; after the user approves, `prepare` runs again (the page
  * may have changed while the dialog was up) and `execute` gets the context of that second run.
  * Without a confirmation `prepare` runs once. Both must read the tool's current state on every
- * call (DEF-6). The pipeline (`call.ts`) owns this order.
+ * call (DEF-6). The pipeline (`pipeline.ts`) owns this order.
  */
 export interface OperationDefinition<Input = unknown, Ctx = void> {
   /** `<tool>_<verb>`, only `[a-z0-9_]` (DEF-2). */
@@ -137,7 +137,7 @@ export interface OperationDefinition<Input = unknown, Ctx = void> {
  *
  * Why a wrapper rather than a field or a symbol on the envelope: the envelope is serialised as it
  * is (RES-1), and a helper in the page's entry would cost bytes every page pays while its switches
- * are off (PKG-4); the call path (on demand, `call.ts`) unwraps it.
+ * are off (PKG-4); the call path (on demand, `pipeline.ts`) unwraps it.
  */
 
 /** What one successful changing call changed, and how to put it back. */

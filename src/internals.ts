@@ -32,5 +32,5 @@ export { systemClock } from './clock.js';
 export type { Clock, TimerHandle } from './clock.js';
 export { isEmbedded } from './embedding.js';
 export { isValidName } from './definition.js';
-export { compileOperation, runCall, serialize } from './call.js';
-export type { CallHooks, CallOptions, CompiledOperation, CallOutcome } from './call.js';
+export { compileOperation, runCall, serialize } from './pipeline.js';
+export type { CallHooks, CallOptions, CompiledOperation, CallOutcome } from './pipeline.js';

@@ -1,7 +1,7 @@
 /**
  * One tool of the page: its status and its permission (SW-2..SW-4, REG-1..REG-5, APP-1). The stored
  * switch and the page being shown drive it: on → the runtime's on-demand part (`on-demand.ts`)
- * loads the scripts and registers the session's operations (`call.ts`); off, or the
+ * loads the scripts and registers the session's operations (`session-operations.ts`); off, or the
  * page left → they are unregistered and its waiting confirmations declined.
  * @module
  */
@@ -12,7 +12,7 @@ import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail } from './result.js';
 import { createStore, readableStore, type ReadableStore } from './store.js';
 import type { OnDemandParts } from './on-demand.js';
-import type { SessionOperations } from './call.js';
+import type { SessionOperations } from './session-operations.js';
 
 /** `off`, `starting` (scripts loading, tools registering) or `on`. */
 export type SessionStatus = 'off' | 'starting' | 'on';

@@ -1,6 +1,6 @@
 // Calls the tools' definitions through the runtime's real call path (compileOperation + runCall),
 // recording what a confirmation dialog would have shown.
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
+import { compileOperation, runCall, type CallHooks } from '../../src/pipeline.js';
 import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
 
 /** The parsed envelope, loosely typed for assertions. */

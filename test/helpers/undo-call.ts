@@ -1,7 +1,7 @@
 // The call path the undo tests of the tools share: the runtime's real runCall, keeping the undo
 // step the log row would own (the tests' usual caller drops it).
 import { expect } from '@open-wc/testing';
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
+import { compileOperation, runCall, type CallHooks } from '../../src/pipeline.js';
 import type { AnyOperationDefinition, ConfirmationContent } from '../../src/definition.js';
 import type { UndoStep } from '../../src/definition.js';
 

@@ -1,4 +1,4 @@
-// The node operations (tools/node/operations.ts) through the real call path (src/call.ts) on the
+// The node operations (tools/node/operations.ts) through the real call path (src/pipeline.ts) on the
 // real runtime client (playground/node/engine/node-runtime.ts) against a real demo server and its runner:
 // what an agent gets back for terminal output, a cut tree, commands too long for the runner,
 // timeouts and cancelled calls. The sources are bundled with esbuild, as in runner-client.test.mjs.
@@ -26,7 +26,7 @@ before(async () => {
   await writeFile(entry, [
     `export { NodeRuntime } from ${JSON.stringify(here('../../playground/node/engine/node-runtime.ts'))};`,
     `export { createNodeOperations } from ${JSON.stringify(here('../../tools/node/operations.ts'))};`,
-    `export { compileOperation, runCall } from ${JSON.stringify(here('../../src/call.ts'))};`,
+    `export { compileOperation, runCall } from ${JSON.stringify(here('../../src/pipeline.ts'))};`,
   ].join('\n'));
   const out = join(dir, 'bundle.mjs');
   await esbuild.build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'es2022', logLevel: 'error' });

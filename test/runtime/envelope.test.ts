@@ -1,10 +1,10 @@
 import { expect } from '@open-wc/testing';
 import { ErrorCode, fail, succeed, isFailure } from '../../src/result.js';
-import { serialize } from '../../src/call.js';
-import { compileInputValidator, publishedSchema } from '../../src/call.js';
+import { serialize } from '../../src/pipeline.js';
+import { compileInputValidator, publishedSchema } from '../../src/schema.js';
 import { MAX_TEXT_BYTES, tail, head, stripTerminalControls, textSchema, timeoutSchema, utf8ByteLength } from '../../src/limits.js';
 import { resolveRelativePath, writeFileSchema, listFilesSchema } from '../../src/files.js';
-import { compileOperation, runCall, type CallHooks } from '../../src/call.js';
+import { compileOperation, runCall, type CallHooks } from '../../src/pipeline.js';
 import { defineOperation } from '../../src/definition.js';
 
 const allow: CallHooks = { isEnabled: () => true, skipsConfirmation: () => false, confirm: async () => () => {} };

@@ -506,7 +506,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
 
   it('[SAFE-1] isEnabled is read again at each point: a permission that reads as off after prepare stops the call', async () => {
     // No switch event at all: only the hook's answer changes (e.g. the expiry timer has not fired yet).
-    const { compileOperation, runCall } = await import('../../src/call.js');
+    const { compileOperation, runCall } = await import('../../src/pipeline.js');
     const op = slowDelete();
     let enabled = true;
     const confirmAnswers: string[] = [];
@@ -614,5 +614,19 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     expect(op.executeSignal?.aborted).to.equal(true);
     await op.finishExecute();
     expect(parse(await c)).to.deep.equal({ ok: true, path: 'c' });
+  });
+
+  it('[SHAPE-1] the runtime lends out no writable store: sessions are read through getState/subscribe only', () => {
+    const { aiOps } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    expect(Object.keys(aiOps.sessions).sort()).to.deep.equal(['getSnapshot', 'getState', 'subscribe']);
+    expect('setState' in aiOps.sessions).to.equal(false);
+    expect(aiOps.sessions.getState()).to.deep.equal([session]);
+    let heard = 0;
+    const off = aiOps.sessions.subscribe(() => heard++);
+    aiOps.provideOperations('more', []);
+    off();
+    expect(heard).to.equal(1);
+    expect(aiOps.sessions.getState().map((s) => s.tool)).to.deep.equal(['demo', 'more']);
   });
 });

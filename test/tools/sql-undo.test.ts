@@ -2,7 +2,7 @@
 // the engine's worker (playground/sql/engine/journal.ts) and the page's engine swap. Build the
 // engine first: `node esbuild.config.mjs sql` (dist/site/sql/engine/).
 import { expect } from '@open-wc/testing';
-import { compileOperation, runCall } from '../../src/call.js';
+import { compileOperation, runCall } from '../../src/pipeline.js';
 import type { UndoStep } from '../../src/definition.js';
 import type { DataFiles, FilesReply, FromWorker, InitMessage, RestoreReply, RunReply } from '../../playground/sql/engine/protocol.js';
 import { SqlEngine } from '../../playground/sql/engine/sql-engine.js';
