@@ -58,6 +58,8 @@ const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length
  * @csspart command - The relay command.
  * @csspart config - The MCP client configuration example.
  * @csspart reconnect-button - 「つなぎ直す」.
+ * @csspart relay-refused - The note shown while the relay on the page's port does not serve this
+ *   page's origin (DOOR-5).
  * @csspart rows - The `role="log"` container.
  * @csspart row - One call's row (`data-id`; `data-undo` = `available`, `undone` or `dropped` when the
  *   call handed an undo step; `data-by` = `agent` or `user`; `open` while its details are expanded).
@@ -122,7 +124,11 @@ export class AiOpsLog extends AiOpsPanel {
   // record with its key (log-record). The element holds what shows and when it renders.
   private readonly announcer = new LogAnnouncer();
   private readonly undo = new RowUndo(this, (id) => this.runtime.undo(id));
-  private readonly connect = new RelayConnect(this, () => ({ port: this.runtime.relayPort, reconnect: () => this.runtime.relay.reconnect() }));
+  private readonly connect = new RelayConnect(this, () => ({
+    port: this.runtime.relayPort,
+    reconnect: () => this.runtime.relay.reconnect(),
+    refused: () => this.runtime.onDemand().then((parts) => parts.relay.refused),
+  }));
   private readonly record = new LogRecord(this, {
     root: () => this.renderRoot,
     clock: () => this.clock,
@@ -149,6 +155,11 @@ export class AiOpsLog extends AiOpsPanel {
   private stuckToBottom = true;
   /** The rows of this update. */
   private rows: readonly LogEntry[] = [];
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.connect.stop();
+  }
 
   /** True while the log shows: its tool's switch (or, without `tool`, any switch) is on. */
   get visible(): boolean {

@@ -1,28 +1,65 @@
 /**
  * The log's first item (LOG-2): the disclosure 「AI のエージェントのつなぎ方」 with the relay
  * command and an MCP client configuration for this page's origin and relay port, and 「つなぎ直す」,
- * which asks the runtime to look for the relay again (started after the switch, say).
+ * which asks the runtime to look for the relay again (started after the switch, say). Above it,
+ * while the relay on the page's port says it does not serve this page's origin, a note saying so
+ * (DOOR-5): the page's WebSocket alone cannot tell that from no relay at all.
  * @module
  */
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 import { relayConnectionText } from '../src/connection-text.js';
 import { describeError } from '../src/result.js';
+import type { ReadableStore } from '../src/store.js';
 import { fillString, type AiOpsStrings } from './strings.js';
+
+/** What the log's connection part reads of the runtime. */
+export interface RelayConnectSource {
+  readonly port: number;
+  reconnect(): Promise<unknown>;
+  /** The relay connection's `refused` store, once the runtime's on-demand part loaded (DOOR-5). */
+  refused(): Promise<ReadableStore<string | null>>;
+}
 
 /** The relay instructions and the reconnect in progress of one log element. */
 export class RelayConnect {
   private reconnecting = false;
   private error: string | null = null;
+  /** The `refused` store followed, and how to stop following it. */
+  private refusal: ReadableStore<string | null> | null = null;
+  private stopFollowing: (() => void) | null = null;
+  private following: Promise<unknown> | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly relay: () => { readonly port: number; reconnect(): Promise<unknown> },
+    private readonly relay: () => RelayConnectSource,
   ) {}
 
+  /** Stops following the relay's answer (the log left the document). */
+  stop(): void {
+    this.stopFollowing?.();
+    this.stopFollowing = null;
+    this.refusal = null;
+    this.following = null;
+  }
+
+  /** Follows the relay connection's `refused` store, once per connection of the log. */
+  private follow() {
+    this.following ??= this.relay().refused().then((store) => {
+      if (this.following === null) return;
+      this.refusal = store;
+      this.stopFollowing = store.subscribe(() => this.host.requestUpdate());
+      this.host.requestUpdate();
+    }, () => {});
+  }
 
   render(text: AiOpsStrings) {
-    const { command, config } = relayConnectionText(globalThis.location.origin, this.relay().port);
+    this.follow();
+    const { port } = this.relay();
+    const { command, config } = relayConnectionText(globalThis.location.origin, port);
+    const refused = this.refusal?.getState() ?? null;
     return html`
+      ${refused === null ? nothing : html`<p class="note refused" part="relay-refused" role="alert">${
+        fillString(text.logRelayRefused, { port: String(port), origin: refused }).join('')}</p>`}
       <details class="connect" part="connect">
         <summary>${text.logConnectTitle}</summary>
         <p>${text.logConnectCommand}</p>

@@ -46,6 +46,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   logConnectReconnectHint: 'If the agent started after this page was opened, press Reconnect.',
   logReconnect: 'Reconnect',
   logReconnectFailed: 'Could not reconnect. {reason}',
+  logRelayRefused: 'The relay on port {port} does not serve this page\'s origin ({origin}): it was started for another origin. Start it again with --widget-origin {origin}.',
   logArguments: 'Arguments',
   logResult: 'Result',
   logTruncated: 'Only the first {count} characters are shown.',

@@ -112,6 +112,11 @@ export interface AiOpsStrings {
   logReconnect: string;
   /** Shown when reconnecting failed; `{reason}` is why. */
   logReconnectFailed: string;
+  /**
+   * Shown above 「AI のエージェントのつなぎ方」 while the relay on the page's port says it does not
+   * serve this page (DOOR-5): `{port}` is the port, `{origin}` the page's origin.
+   */
+  logRelayRefused: string;
   /** Label of the arguments of an expanded row (LOG-4). */
   logArguments: string;
   /** Label of the result of an expanded row (LOG-4). */

@@ -52,6 +52,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logConnectReconnectHint: 'このページを開いた後にエージェントを起動したときは、「つなぎ直す」を押します。',
   logReconnect: 'つなぎ直す',
   logReconnectFailed: 'つなぎ直せませんでした。{reason}',
+  logRelayRefused: 'ポート {port} の relay は、このページの origin ({origin}) を受け付けていません。ほかの origin のために起動された relay です。--widget-origin {origin} をつけて起動し直します。',
   logArguments: '引数',
   logResult: '結果',
   logTruncated: '先頭の {count} 文字までを出しています。',

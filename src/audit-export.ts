@@ -2,7 +2,9 @@
  * AUDIT-1: the log as an audit record, JSON Lines, written only when the user asks (the log's
  * 「記録を保存」 downloads it; nothing here writes anywhere). One line per row, oldest first, with what
  * the row keeps: the arguments and the result as the row's texts (cut at LOG-4's 10,000 characters,
- * as shown), never the values themselves, which the log never kept (SAFE-8).
+ * as shown), never the values themselves, which the log never kept (SAFE-8). A verified line also
+ * carries what its receipt signed of the input (UV-12): `inputJson`, or where that is longer than the
+ * row keeps, `inputDigest`; `verifyReceipt` (`ai-ops/verify`) checks the line against it.
  * @module
  */
 import type { CallVia, LogEntry } from './operation-log.js';
@@ -18,7 +20,11 @@ export interface AuditLine {
   readonly operation: string;
   /** The path the call came by, or `user` for the user's own undo. */
   readonly via: CallVia;
-  /** The arguments as the row keeps them (text, cut at 10,000 characters). */
+  /**
+   * The arguments as the row shows them (LOG-4: text for reading, Markdown's line breaks and quotes
+   * as written, cut at 10,000 characters). Not JSON, and not what a receipt binds: that is
+   * {@link AuditLine.inputJson} / {@link AuditLine.inputDigest}.
+   */
   readonly args: string;
   /** The result envelope as the row keeps it (text, cut the same way). */
   readonly result: string;
@@ -28,10 +34,23 @@ export interface AuditLine {
   readonly durationMs: number;
   /** True once the user undid the call from its row. */
   readonly undone: boolean;
-  /** True when `args` was cut at 10,000 characters (a receipt's input then cannot be compared, UV-5). */
+  /** True when `args` was cut at 10,000 characters (the reading text only; see `inputJson`). */
   readonly argsTruncated: boolean;
   /** The verified approval's receipt (UV-5): check it with `verifyReceipt` from `ai-ops/verify`. Null when not verified. */
   readonly receipt: Receipt | null;
+  /**
+   * With a receipt, when the input's canonical JSON (`canonicalJson`: keys sorted, no whitespace) is
+   * at most 10,000 characters (UV-12): that JSON, of the input the call ran with. Its SHA-256 (hex)
+   * must be the `inputDigest` the receipt's call description binds. Absent otherwise.
+   */
+  readonly inputJson?: string;
+  /**
+   * With a receipt, when the input's canonical JSON is longer than 10,000 characters (UV-12), in
+   * place of `inputJson`: the hex SHA-256 of that JSON, the `inputDigest` the call description
+   * binds. The line alone then cannot show the input was the signed one: `verifyReceipt(line, key,
+   * { input })` checks it against the input you hand it. Absent otherwise.
+   */
+  readonly inputDigest?: string;
   /**
    * Set when the call was approved with others by one 「すべて承認」 (BATCH-4): the batch's id and
    * size, and where verified this call's own description, whose digest is one of those the batch
@@ -63,7 +82,9 @@ export function auditLine(entry: LogEntry, publicKey: PublicKeyRecord | null = n
     undone: entry.undo === 'undone',
     argsTruncated: entry.args.truncated,
     receipt,
-    // Only on rows approved together, so every other line keeps its shape.
+    // Only on verified rows and on rows approved together, so every other line keeps its shape.
+    ...(entry.signedInput?.json !== undefined ? { inputJson: entry.signedInput.json } : {}),
+    ...(entry.signedInput?.digest !== undefined ? { inputDigest: entry.signedInput.digest } : {}),
     ...(entry.batch ? { batch: entry.batch } : {}),
     publicKey: receipt && publicKey?.credentialId === receipt.credentialId ? publicKey : null,
   };

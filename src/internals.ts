@@ -16,7 +16,7 @@ export type {
   ConfirmationQueue, ConfirmationState, ConfirmationRequest, ConfirmationAnswer, ConfirmationRequestInit, ApproveOptions,
 } from './confirmation-queue.js';
 export { createOperationLog, LOG_LIMIT } from './operation-log.js';
-export type { OperationLog, LogEntry, LogStatus, UndoState, CallVia } from './operation-log.js';
+export type { OperationLog, LogEntry, LogStatus, SignedInput, UndoState, CallVia } from './operation-log.js';
 export { createUndoKeeper, describeLaterChanges, UNDO_BUDGET_BYTES } from './undo-keeper.js';
 export type { UndoKeeper, UndoKeeperDeps, UndoAnswer } from './undo-keeper.js';
 export { auditFileName, auditLine, auditRecord } from './audit-export.js';

@@ -7,8 +7,10 @@
  * path only, so it is in the on-demand part with it (`on-demand.ts`).
  * @module
  */
-import type { LogRow, LogStatus, SettledCall } from './operation-log.js';
+import type { LogRow, LogStatus, SettledCall, SignedInput } from './operation-log.js';
 import { describeError, type OperationResult } from './result.js';
+import type { Receipt } from './consent-proof.js';
+import type { BatchApproval } from './confirmation-queue.js';
 
 /**
  * Characters of a row's argument and result summaries (LOG-3).
@@ -347,6 +349,28 @@ const later = (format: () => CutText): CutText => {
 };
 
 /**
+ * What a verified approval's `receipt` signed of `input`, as the row keeps it (UV-12): the input as
+ * JSON in its members' own order, when at most {@link DETAIL_CHARS} characters (computed from the
+ * input that ran: an auditor digests its canonical form, which the receipt binds, and rebuilds the
+ * row's `args` from it), else the `inputDigest` of the call's
+ * description (the receipt's own, or in a batch this call's `batch.call`). Undefined when neither
+ * can be given (an input JSON cannot write, which then was never signed either).
+ * @example signedInputOf({ path: 'a.txt' }, receipt) // { json: '{"path":"a.txt"}' }
+ */
+export function signedInputOf(input: unknown, receipt: Receipt, batch?: BatchApproval): SignedInput | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch {
+    // A BigInt or a cycle: JSON.stringify throws, as canonicalJson did when the description was made.
+  }
+  // Detached as the row's texts are (one allocation, no ropes of the input's pieces kept).
+  if (json !== undefined && json.length <= DETAIL_CHARS) return { json: detach({ text: json, truncated: false }).text };
+  const description = receipt.description.kind === 'batch' ? batch?.call : receipt.description;
+  return description?.kind === 'call' ? { digest: description.inputDigest } : undefined;
+}
+
+/**
  * The row the log keeps of a settled call. `deferred`: the texts are written a moment later (see
  * {@link LaterText}); only for an agent's call, whose arguments the browser or the relay made for
  * that call alone, so nothing changes them meanwhile. A page's own call (whose input the page may
@@ -355,6 +379,7 @@ const later = (format: () => CutText): CutText => {
  */
 export function describeCall({ time, tool, name, args, result, via = 'page', durationMs = 0, undo = null, by = 'agent', receipt, batch }: SettledCall, deferred = false): LogRow {
   const text = deferred ? later : written;
+  const signedInput = receipt ? signedInputOf(args, receipt, batch) : undefined;
   return {
     time,
     tool: String(tool),
@@ -371,5 +396,7 @@ export function describeCall({ time, tool, name, args, result, via = 'page', dur
     by,
     receipt: receipt ?? null,
     ...(batch ? { batch } : {}),
+    // Only with a receipt: computed now, from the input that ran, so the row keeps no value (SAFE-8).
+    ...(signedInput ? { signedInput } : {}),
   };
 }

@@ -51,11 +51,24 @@ export interface LogEntry {
   /** The receipt of the verified approval this call ran after (UV-5); null when it was not verified. */
   readonly receipt: Receipt | null;
   /**
+   * With a receipt only (UV-12): what the receipt binds of the input, as the audit line carries it
+   * (`inputJson` or `inputDigest`). Absent without a receipt.
+   */
+  readonly signedInput?: SignedInput;
+  /**
    * Set when the call was approved with others by one 「すべて承認」 (BATCH-4): the batch's id, its
    * size, and (verified) this call's own description, whose digest the batch receipt binds. Absent otherwise.
    */
   readonly batch?: BatchApproval;
 }
+
+/**
+ * What a verified approval signed of a call's input, as its row keeps it (UV-12): `json`, the
+ * input's canonical JSON (`canonicalJson`, whose SHA-256 is the call description's `inputDigest`)
+ * when it is at most LOG-4's 10,000 characters; else `digest`, that `inputDigest` itself (hex
+ * SHA-256), so the row keeps no more than it shows.
+ */
+export type SignedInput = { readonly json: string; readonly digest?: undefined } | { readonly digest: string; readonly json?: undefined };
 
 /** What a row's undo is: see {@link LogEntry.undo}. */
 export type UndoState = 'available' | 'undone' | 'dropped';

@@ -8,9 +8,9 @@
  *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
  *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
  *   listens on the relay port: at most one failed WebSocket, and a relay started later is reached at once;
- * - the relay answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
+ * - relay 2.2.0 answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
  *   console error ("Failed to load resource"), so a page probing it over HTTP shows red where all
- *   went well. The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
+ *   went well (`ai-ops-relay` answers a GET 200, with its door's answer, below). The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
  *   only once that failed do later checks fetch (a failed fetch is not counted by the throttle);
  * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
  *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
@@ -19,12 +19,19 @@
  * - a relay on the page's relay port that was started for another origin (`--widget-origin`)
  *   accepts the widget's WebSocket and closes it; the widget then retries that port every ~0.5 s and
  *   never reaches a relay of this origin on another port (measured with relay 2.2.0: a relay on 9333
- *   for another origin, ours on 9334, not found in 30 s; the code before this class did the same).
+ *   for another origin, ours on 9334, not found in 30 s; the code before this class did the same);
+ * - `ai-ops-relay`'s door (DOOR-1, DOOR-5) refuses such a page at the handshake (HTTP 403), which a
+ *   script sees only as a WebSocket that failed, as if nothing listened. So the fetch probe reads
+ *   the relay's answer to a plain GET, `{"service":"ai-ops-relay","served":false}` for an origin it
+ *   does not serve: {@link RelayConnection.refused} says so, and the widget is not told to connect
+ *   (its scan would fail at every port). The port is still fetched every 2 s (answered 200, nothing
+ *   logged), so a relay restarted for this origin is found as before.
  * @module
  */
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { DEFAULT_ASSETS_BASE, DEFAULT_RELAY_PORT } from './defaults.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
+import { createStore, readableStore, type ReadableStore } from './store.js';
 
 /** Where the vendor files are and which relay port the widget tries first. */
 export interface RelayOptions {
@@ -50,6 +57,11 @@ export interface RelayConnector {
    * true when it told it. Does nothing in `widget` discovery.
    */
   discover(): Promise<boolean>;
+  /**
+   * DOOR-5: the origin the relay on the port said it does not serve (the page's, as its widget
+   * frame asks), while it says so; null otherwise, and before any probe. `probe` discovery only.
+   */
+  readonly refused: ReadableStore<string | null>;
 }
 
 /** Options of {@link RelayConnection}. */
@@ -115,11 +127,16 @@ export class RelayConnection implements RelayConnector {
   #anyOn: (() => boolean) | null = null;
   #look: TimerHandle = null;
   #wokeAt = -Infinity;
+  readonly #refused = createStore<string | null>(null);
+  readonly refused = readableStore(this.#refused);
 
   /** The widget asks the page for its tools right after it reached a relay: the only sign of a live connection. */
   readonly #onMessage = (event: MessageEvent) => {
     const data = event.data as { type?: unknown } | null;
-    if (this.#wanted && event.origin === this.#win.location.origin && data?.type === 'webmcp.tools.list.request') this.#connected = true;
+    if (this.#wanted && event.origin === this.#win.location.origin && data?.type === 'webmcp.tools.list.request') {
+      this.#connected = true;
+      this.#refused.setState(null);
+    }
   };
 
   constructor(options: RelayConnectionOptions) {
@@ -288,9 +305,11 @@ export class RelayConnection implements RelayConnector {
    * Whether something listens on the relay port; cancelled by a disconnect. Sent from the widget's
    * document: the page's CSP may allow only ws: to the relay, and the widget frame carries the
    * local-network permissions the page delegates to it. A WebSocket first (a relay accepts it and
-   * nothing is logged; a relay of another origin accepts it too, as the widget would find); after one
-   * that did not open, a fetch (anything listening answers, the relay's 426 included; a closed port
-   * rejects) until a fetch is answered.
+   * nothing is logged; a stock relay of another origin accepts it too, as the widget would find);
+   * after one that did not open, a fetch until one is answered (a closed port rejects; anything
+   * listening answers, a stock relay's 426 included), and then a second, readable one: `ai-ops-relay`
+   * answers whether it serves this origin (DOOR-5), and one that does not is not reached. While
+   * nothing listens, each check is still one failed request.
    */
   #probe(frame: HTMLIFrameElement, signal: AbortSignal): Promise<boolean> {
     let context = this.#win as Window & typeof globalThis;
@@ -305,13 +324,25 @@ export class RelayConnection implements RelayConnector {
     signal.addEventListener('abort', onAbort, { once: true });
     const answered = this.#probeBySocket
       ? this.#openSocket(context, timeout.signal)
-      : context
-        .fetch(`http://127.0.0.1:${this.#port}/`, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: timeout.signal })
-        .then(() => (this.#probeBySocket = true), () => false);
+      : this.#fetchPort(context, 'no-cors', timeout.signal).then(() => this.#fetchPort(context, 'cors', timeout.signal)
+        .then((response) => response.json())
+        .catch(() => null)
+        .then((door: { service?: unknown; served?: unknown } | null) => {
+          // Something listens. `ai-ops-relay` says whether it serves this origin; anything else
+          // (a stock relay's 426 this page may not read) is left to the widget, as before.
+          const refused = door?.service === 'ai-ops-relay' && door.served === false;
+          this.#refused.setState(refused ? context.location.origin : null);
+          return refused ? false : (this.#probeBySocket = true);
+        }), () => false);
     return answered.then((yes) => yes && !signal.aborted).finally(() => {
       this.#clock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     });
+  }
+
+  /** A GET of the relay port: `no-cors` resolves whenever anything answers; `cors` lets the page read the answer. */
+  #fetchPort(context: typeof globalThis, mode: RequestMode, signal: AbortSignal) {
+    return context.fetch(`http://127.0.0.1:${this.#port}/`, { mode, cache: 'no-store', credentials: 'omit', signal });
   }
 
   /** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */
@@ -323,6 +354,7 @@ export class RelayConnection implements RelayConnector {
         socket.onopen = socket.onerror = null;
         socket.close();
         this.#probeBySocket = opened;
+        if (opened) this.#refused.setState(null);
         resolve(opened);
       };
       const cancel = () => done(false);

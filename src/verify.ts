@@ -1,51 +1,91 @@
 /**
- * The auditor's entry (`ai-ops/verify`, UV-5): checks, offline and later, that a line of the audit
- * export (AUDIT-1) was approved by the person who holds the enrolled credential. It runs in a
- * browser or in Node ≥ 20 with no DOM (WebCrypto only), and it trusts nothing in the line but what
- * the signature covers: the key is the one the auditor holds independently (compare its
- * {@link fingerprint} with the one the page shows), never the line's own `publicKey`.
+ * The auditor's entry (`ai-ops/verify`, UV-5, UV-12): checks, offline and later, that a line of the
+ * audit export (AUDIT-1) was approved by the person who holds the enrolled credential, for exactly
+ * that line's tool, operation and input. It runs in a browser or in Node ≥ 20 with no DOM
+ * (WebCrypto only), and it trusts nothing in the line but what the signature covers: the key is the
+ * one the auditor holds independently (compare its {@link fingerprint} with the one the page
+ * shows), never the line's own `publicKey`.
+ *
+ * The input is always checked, never skipped: a line carries the input its receipt signed as JSON
+ * (`inputJson`, its canonical form's digest is the signed one), or, where that is longer than the
+ * row keeps (10,000 characters), only its digest (`inputDigest`); such a line verifies only against
+ * the input you hand it (`{ input }`), and without it {@link verifyReceipt} is false and
+ * {@link explainReceipt} answers {@link INPUT_NOT_CHECKED}. The line's `args`, the log's reading
+ * text, must be exactly that input as the log writes it: an edit there fails too.
  * @example
- * import { verifyReceipt } from 'ai-ops/verify';
+ * import { verifyReceipt, explainReceipt } from 'ai-ops/verify';
  * for (const line of exportText.split('\n').filter(Boolean)) {
- *   if (!(await verifyReceipt(line, myKey))) console.log('not approved by me:', line);
+ *   if (!(await verifyReceipt(line, myKey))) console.log(await explainReceipt(line, myKey), line);
  * }
  * @module
  */
 import { checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
+import { DETAIL_CHARS, formatValue } from './log-entry.js';
 
 export { canonicalJson, challengeOf, checkReceipt, fingerprint, inputDigest } from './consent-proof.js';
 export type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 
-/** The fields of one audit export line that a receipt is checked against (the line has more). */
+/** The fields of one audit export line that a receipt is checked against (the line has more: `args`, `result`, …, which it does not bind). */
 export interface AuditReceiptLine {
   readonly tool: string;
   readonly operation: string;
-  /** The call's input as JSON text, possibly cut (see `argsTruncated`). */
-  readonly args: string;
-  /** True when `args` was cut at its limit: the input digest cannot be recomputed then. */
-  readonly argsTruncated: boolean;
+  /**
+   * The input the receipt signed, as `JSON.stringify` writes it (members in the caller's order, no
+   * whitespace), when at most 10,000 characters; the receipt binds the digest of its canonical form
+   * ({@link inputDigest}). Exactly one of `inputJson` and `inputDigest` is present.
+   */
+  readonly inputJson?: string;
+  /** The input as the log shows it (the row's arguments), cut at 10,000 characters: checked against the signed input. */
+  readonly args?: string;
+  /** True when `args` was cut. */
+  readonly argsTruncated?: boolean;
+  /** In place of `inputJson` for a longer input: hex SHA-256 of its canonical JSON ({@link inputDigest}). */
+  readonly inputDigest?: string;
   /** The approval's receipt, or null for a call nobody verified. */
   readonly receipt: Receipt | null;
-  /** For a call approved in a batch (BATCH-4): the batch's id and this call's own description, whose digest the batch receipt binds. */
-  readonly batch?: { readonly id: string; readonly size?: number; readonly call?: ConsentDescription } | null;
+  /** For a call approved in a batch (BATCH-4): the batch's id and size and this call's own description, whose digest the batch receipt binds. */
+  readonly batch?: { readonly id: string; readonly size: number; readonly call?: ConsentDescription } | null;
   /** The key the page had enrolled, for convenience only: never used to check. */
   readonly publicKey?: PublicKeyRecord | null;
 }
 
+/** What {@link verifyReceipt} and {@link explainReceipt} may be handed besides the line and the key. */
+export interface VerifyReceiptOptions {
+  /**
+   * The call's input as a value (what the agent passed, e.g. `JSON.parse` of the text you kept), not
+   * its JSON text: its {@link inputDigest} must be the one the receipt signed. Needed for a line
+   * that carries only `inputDigest`; on a line with `inputJson` it is checked as well. `undefined`
+   * means none handed.
+   */
+  readonly input?: unknown;
+}
+
+/**
+ * How {@link explainReceipt}'s reason begins when the signature, tool and operation check but the
+ * input could not be: the line carries only `inputDigest` and no `input` was handed. Such a line is
+ * not verified ({@link verifyReceipt} is false).
+ * @example (await explainReceipt(line, key))?.startsWith(INPUT_NOT_CHECKED) // hand { input } and ask again
+ */
+export const INPUT_NOT_CHECKED = 'input not checked';
+
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * Why `line` is not a receipt-backed approval under `publicKey`, or null when it is: the receipt
- * checks against the key ({@link checkReceipt}); a `call` receipt names the line's tool and
- * operation and, unless `argsTruncated`, the digest of the line's `args`; a `switch` receipt names
- * the line's tool; a `batch` receipt (BATCH-2) must carry the line's own `batch.call`, a call
- * description whose digest is one of the set's, with the batch's id, and which names the line's
- * tool, operation and input as a `call` receipt would. `line` is one JSON Lines line (text or parsed), `publicKey` a
+ * Why `line` is not a receipt-backed approval under `publicKey` of exactly its call, or null when it
+ * is. The receipt checks against the key ({@link checkReceipt}). A `call` receipt must name the
+ * line's tool and operation and bind the line's input: `inputJson` must be canonical JSON whose
+ * digest is the description's `inputDigest`, or `inputDigest` must be that digest — and then the
+ * line verifies only with `options.input` (else the reason begins with {@link INPUT_NOT_CHECKED});
+ * a handed `options.input` must always have that digest. A `batch` receipt (BATCH-2) must carry
+ * the line's own `batch.call`, a call description whose digest is one of the set's, with the
+ * batch's id and size, which is then checked as a `call` receipt is. A `switch` or `unenrol`
+ * receipt never approves a line. `line` is one JSON Lines line (text or parsed), `publicKey` a
  * {@link PublicKeyRecord} or its JSON. Never rejects.
  * @example
  * const reason = await explainReceipt(line, myKey); // null, or e.g. 'the receipt is for other input'
+ * await explainReceipt(longLine, myKey, { input: keptInput }) // null when keptInput is the signed input
  */
-export async function explainReceipt(line: string | AuditReceiptLine, publicKey: PublicKeyRecord | string): Promise<string | null> {
+export async function explainReceipt(line: string | AuditReceiptLine, publicKey: PublicKeyRecord | string, options: VerifyReceiptOptions = {}): Promise<string | null> {
   try {
     const parsed: unknown = typeof line === 'string' ? JSON.parse(line) : line;
     const key: unknown = typeof publicKey === 'string' ? JSON.parse(publicKey) : publicKey;
@@ -58,7 +98,8 @@ export async function explainReceipt(line: string | AuditReceiptLine, publicKey:
     const reason = await checkReceipt(receipt as unknown as Receipt, { credentialId: key.credentialId, alg: key.alg, spki: key.spki });
     if (reason) return reason;
     let description = receipt.description as Record<string, unknown>;
-    if (description.kind === 'switch') return description.tool === parsed.tool ? null : 'the receipt is for another tool';
+    // A switch-on is signed for a tool and a time, not for any call: it approves no line (UV-12).
+    if (description.kind === 'switch') return 'a switch receipt approves turning a switch on, never a call';
     if (description.kind === 'batch') {
       // The signature covers the set of digests; the line's own call description must be one of them.
       const batch = parsed.batch;
@@ -68,26 +109,54 @@ export async function explainReceipt(line: string | AuditReceiptLine, publicKey:
       if (!Array.isArray(calls) || !calls.includes(await descriptionDigest(batch.call as unknown as ConsentDescription))) {
         return 'the line\'s call is not in the batch the receipt approved';
       }
+      if (batch.size !== calls.length) return 'the line\'s batch size is not the receipt\'s';
       description = batch.call;
     }
-    if (description.kind !== 'call') return `a ${String(description.kind)} receipt does not approve one line`;
+    if (description.kind !== 'call') return `a ${String(description.kind)} receipt does not approve a call`;
     if (description.tool !== parsed.tool) return 'the receipt is for another tool';
     if (description.operation !== parsed.operation) return 'the receipt is for another operation';
-    if (parsed.argsTruncated === true) return null;
-    if (parsed.argsTruncated !== false || typeof parsed.args !== 'string') return 'the line has no args to check';
-    return (await inputDigest(JSON.parse(parsed.args))) === description.inputDigest ? null : 'the receipt is for other input';
+    // Options that are not an object (null from a JavaScript caller) hand no input.
+    return await explainInput(parsed, description.inputDigest, isRecord(options) ? options.input : undefined);
   } catch (error) {
     return `the line cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
+/** Why the line's input (and the handed one) is not the one whose digest `signed` the receipt binds, or null. */
+async function explainInput(line: Record<string, unknown>, signed: unknown, input: unknown): Promise<string | null> {
+  if (typeof signed !== 'string') return 'the receipt binds no input digest';
+  const { inputJson, inputDigest: digest } = line;
+  if (inputJson !== undefined && digest !== undefined) return 'the line carries both inputJson and inputDigest';
+  if (inputJson !== undefined) {
+    if (typeof inputJson !== 'string') return 'the line\'s inputJson is not text';
+    // Only the one text JSON writes: an edit that parses alike (a space, an escape) is still an edit.
+    if (JSON.stringify(JSON.parse(inputJson)) !== inputJson) return 'the line\'s inputJson is not as JSON writes it';
+    if ((await inputDigest(JSON.parse(inputJson))) !== signed) return 'the receipt is for other input';
+  } else if (digest !== undefined) {
+    if (digest !== signed) return 'the receipt is for other input (the line\'s inputDigest is not the signed one)';
+  } else {
+    return 'the line carries no input (inputJson or inputDigest)';
+  }
+  if (input !== undefined && (await inputDigest(input)) !== signed) return 'the input handed is not the one signed';
+  if (inputJson === undefined && input === undefined) {
+    return `${INPUT_NOT_CHECKED}: the line carries only the input's digest (its input was longer than the row keeps); hand the input: verifyReceipt(line, key, { input })`;
+  }
+  // The reading text too: `args` must be the signed input as the log writes it, cut where it cuts.
+  const shown = formatValue(inputJson !== undefined ? JSON.parse(inputJson) : input, DETAIL_CHARS);
+  if (line.args !== shown.text || line.argsTruncated !== shown.truncated) return 'the line\'s args are not the signed input as the log shows it';
+  return null;
+}
+
 /**
  * True when `line` (one audit export line, text or parsed) carries a receipt that `publicKey` (a
  * key the auditor holds, as a {@link PublicKeyRecord} or its JSON) signed for exactly this line's
- * tool, operation and input; see {@link explainReceipt} for the reason when not. Never rejects.
+ * tool, operation and input — the line's `inputJson`, or for a line that carries only
+ * `inputDigest`, `options.input`. False otherwise, including when the input was not checked (a
+ * line with `inputDigest` and no `input` handed); {@link explainReceipt} gives the reason. Never rejects.
  * @example
  * await verifyReceipt(line, myKey) // true or false
+ * await verifyReceipt(longLine, myKey, { input }) // a line whose input was longer than the row keeps
  */
-export async function verifyReceipt(line: string | AuditReceiptLine, publicKey: PublicKeyRecord | string): Promise<boolean> {
-  return (await explainReceipt(line, publicKey)) === null;
+export async function verifyReceipt(line: string | AuditReceiptLine, publicKey: PublicKeyRecord | string, options: VerifyReceiptOptions = {}): Promise<boolean> {
+  return (await explainReceipt(line, publicKey, options)) === null;
 }

@@ -9,7 +9,8 @@
 // `webmcp_*` tools), so this browser always runs with `--enable-features=WebMCP`, whatever
 // AI_OPS_BROWSER_MODE says; scripts/test.mjs runs the suites that use it once.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -40,14 +41,34 @@ function isAlive(pid) {
 }
 
 /**
- * Starts the agent's browser: Chromium on a fresh profile with `--remote-debugging-port=0`
- * (Chromium picks a free port and prints it), then connects playwright-core to it over CDP. Throws
- * when the browser has no WebMCP of its own (NAT-3's check), so no suite runs on the wrong browser.
- * @returns {Promise<{browserUrl: string, browser: import('playwright-core').Browser, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ * A TCP port on 127.0.0.1 that is free now (the OS picks it; closed again before it is handed out).
+ * @returns {Promise<number>}
  */
-export async function launchAgentBrowser() {
+export async function freeLocalPort() {
+  return new Promise((done, fail) => {
+    const probe = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Starts the agent's browser: Chromium on a fresh profile with a DevTools port on 127.0.0.1, then
+ * connects playwright-core to it over CDP. Throws when the browser has no WebMCP of its own (NAT-3's
+ * check), so no suite runs on the wrong browser.
+ *
+ * How the port is given decides what the page reads in `navigator.webdriver` (measured in Debian's
+ * Chromium 156, headless and headful alike): `--remote-debugging-port=0` (Chromium picks the port, as
+ * automation tools do) makes it true; a numbered port, as a person types it
+ * (`chromium --remote-debugging-port=9222`), leaves it false. `person: true` starts the browser the
+ * person's way, on a free numbered port, with no automation flag at all.
+ * @param {{person?: boolean}} [options]
+ */
+export async function launchAgentBrowser({ person = false } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'ai-ops-agent-chrome-'));
-  const args = [...AGENT_BROWSER_ARGS, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'];
+  const port = person ? await freeLocalPort() : 0;
+  const args = [...AGENT_BROWSER_ARGS, '--remote-debugging-address=127.0.0.1', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'];
   const proc = spawn(process.env.CHROME_PATH || '/usr/bin/chromium', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const close = async () => {
     await browser?.close().catch(() => {});
@@ -208,15 +229,86 @@ export async function startDevToolsMcp({ browserUrl }) {
 
 /**
  * Playwright MCP (`@playwright/mcp` 0.0.83) attached to the agent's browser over CDP; it exposes the
- * page's WebMCP tools as `webmcp_<name>`.
+ * page's WebMCP tools as `webmcp_<name>`. `caps` adds capabilities (e.g. `storage`: the
+ * `browser_localstorage_*` tools).
  * @param {{browserUrl: string}} agentBrowser
+ * @param {{caps?: string}} [options]
  */
-export async function startPlaywrightMcp({ browserUrl }) {
+export async function startPlaywrightMcp({ browserUrl }, { caps } = {}) {
   const agent = await startAgent({
     name: 'playwright-mcp',
-    args: [join(root, 'node_modules/@playwright/mcp/cli.js'), '--cdp-endpoint', browserUrl],
-    expect: ['browser_tabs', 'browser_snapshot', 'browser_click', 'browser_press_key', 'browser_evaluate'],
+    args: [join(root, 'node_modules/@playwright/mcp/cli.js'), '--cdp-endpoint', browserUrl, ...(caps ? ['--caps', caps] : [])],
+    expect: ['browser_tabs', 'browser_snapshot', 'browser_click', 'browser_press_key', 'browser_evaluate', ...(caps === 'storage' ? ['browser_localstorage_set'] : [])],
   });
+  return playwrightHelpers(agent);
+}
+
+/**
+ * The README's Playwright MCP config (section "Which agents reach the page, and how"), as a user
+ * copies it, plus only what this machine and the test need: no sandbox (root), no GPU, and a
+ * numbered DevTools port, through which the test gives the page the user's device and reads it.
+ * Nothing in it names `--disable-blink-features`, so Playwright MCP adds
+ * `--disable-blink-features=AutomationControlled` as it does for every user (`navigator.webdriver`
+ * false).
+ * @param {number} port
+ */
+export function readmePlaywrightConfig(port) {
+  return {
+    browser: {
+      browserName: 'chromium',
+      isolated: true,
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+        headless: true,
+        // The README's one arg first; then this machine's (root: no sandbox) and the test's port.
+        args: ['--enable-features=WebMCP', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', `--remote-debugging-port=${port}`],
+        chromiumSandbox: false,
+      },
+    },
+  };
+}
+
+/**
+ * Playwright MCP launching its own browser from the README's config ({@link readmePlaywrightConfig}):
+ * starts the server, has it open `url` (its `browser_navigate` launches Chromium), then connects the
+ * test's playwright-core to that browser's DevTools port. Answers the agent (with the helpers of
+ * {@link startPlaywrightMcp}) and the browser (as {@link launchAgentBrowser} answers it; closing it
+ * closes the test's connection and the agent, whose exit ends its browser).
+ * @param {string} url
+ */
+export async function launchWithPlaywrightMcp(url) {
+  const port = await freeLocalPort();
+  const configDir = await mkdtemp(join(tmpdir(), 'ai-ops-playwright-config-'));
+  const config = join(configDir, 'playwright-mcp.json');
+  await writeFile(config, JSON.stringify(readmePlaywrightConfig(port)));
+  const agent = playwrightHelpers(await startAgent({
+    name: 'playwright-mcp-launch',
+    args: [join(root, 'node_modules/@playwright/mcp/cli.js'), '--config', config],
+    expect: ['browser_navigate', 'browser_tabs', 'browser_snapshot', 'browser_click', 'browser_press_key', 'browser_evaluate'],
+  }));
+  let browser;
+  const close = async () => {
+    await browser?.close().catch(() => {});
+    await agent.close();
+    await rm(configDir, { recursive: true, force: true }).catch(() => {});
+  };
+  try {
+    const opened = await agent.call('browser_navigate', { url });
+    if (opened.isError) throw new Error(`Playwright MCP did not open ${url}: ${opened.text}`);
+    const browserUrl = `http://127.0.0.1:${port}`;
+    browser = await waitFor(() => chromium.connectOverCDP(browserUrl).catch(() => null), 30_000, `the DevTools port ${port} of Playwright MCP's browser`);
+    // The MCP's isolated context is not the test's to know; its pages land in the connection's default one.
+    const context = browser.contexts()[0];
+    await assertBrowserMode(context, 'webmcp', 'the README\'s Playwright MCP config');
+    return { agent, browser: { browserUrl, browser, context, close } };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The page helpers every Playwright MCP agent of these suites has. */
+function playwrightHelpers(agent) {
   /** The page snapshot an action's answer links to (`.playwright-mcp/*.yml`), or its inline text. */
   const snapshotOf = async (answer) => {
     const file = /\]\((\.playwright-mcp\/[^)]+\.yml)\)/.exec(answer.text)?.[1];
@@ -323,4 +415,85 @@ export function playwrightResult(answer) {
     throw new Error(`not a page tool result: ${answer.text}`);
   }
   return { result, env: JSON.parse(result.content[0].text) };
+}
+
+// ---- The sample page from the test's own server ----
+
+const SAMPLE_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm' };
+
+/**
+ * Serves the built playground (`dist/site/`) from a small static server of the test's own on
+ * 127.0.0.1 (any port), so the page can be opened on `http://127.0.0.1:<port>` — the playground's
+ * server sends that host to `localhost` — and on `http://localhost:<port>`. With
+ * `verificationTimeoutMs`, `/sample/`'s HTML gets, before its operations.js, a module that hands that
+ * option to the default runtime (`configureAiOps`): a verification the absent user never gives ends
+ * in seconds instead of the verifier's 50 s. Everything else is served as built.
+ * @param {{verificationTimeoutMs?: number}} [options]
+ * @returns {Promise<{port: number, localhost: string, ip: string, close: () => Promise<void>}>}
+ */
+export async function serveSample({ verificationTimeoutMs } = {}) {
+  const { createServer: createHttpServer } = await import('node:http');
+  const { extname, normalize, sep } = await import('node:path');
+  const site = join(root, 'dist/site');
+  const inject = verificationTimeoutMs === undefined ? ''
+    : `<script type="module">import { configureAiOps } from '/ai-ops/ai-ops.js'; configureAiOps({ verificationTimeoutMs: ${Number(verificationTimeoutMs)} });</script>\n  `;
+  const server = createHttpServer(async (req, res) => {
+    try {
+      let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (path.endsWith('/')) path += 'index.html';
+      const file = normalize(join(site, path));
+      if (!file.startsWith(site + sep)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      let body = await readFile(file);
+      if (path === '/sample/index.html' && inject) {
+        const html = body.toString('utf8');
+        const at = html.indexOf('<script type="module" src="./operations.js">');
+        if (at < 0) throw new Error('the sample page has no operations.js script to inject before');
+        body = Buffer.from(html.slice(0, at) + inject + html.slice(at));
+      }
+      res.writeHead(200, { 'Content-Type': SAMPLE_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+      res.end(body);
+    } catch (error) {
+      res.writeHead(error.code === 'ENOENT' || error.code === 'EISDIR' ? 404 : 500, { 'Content-Type': 'text/plain' });
+      res.end(String(error.message));
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  return {
+    port,
+    localhost: `http://localhost:${port}`,
+    ip: `http://127.0.0.1:${port}`,
+    close: () => new Promise((done) => {
+      server.closeAllConnections?.();
+      server.close(() => done());
+    }),
+  };
+}
+
+/** What the page reads in `navigator.webdriver` (who says the browser is driven). */
+export function webdriverOf(page) {
+  return page.evaluate(() => navigator.webdriver);
+}
+
+/**
+ * Whether `tool`'s switch is on and settled: checked and not waiting for a verification (while
+ * one waits the checkbox shows checked with `aria-busy`; that is not on).
+ */
+export async function switchSettledOn(page, tool) {
+  const input = switchInput(page, tool);
+  return (await input.isChecked()) && (await input.getAttribute('aria-busy')) !== 'true';
+}
+
+/** Whether `locator`'s element has focus (inside its shadow root too). */
+export function focused(locator) {
+  return locator.evaluate((el) => el.matches(':focus'));
+}
+
+/** Presses `Tab` through `press` until `target` has focus (at most 8 times), as an agent tabbing to it does; throws if it never gets there. */
+export async function tabTo(press, target, what) {
+  for (let i = 0; i < 8; i++) {
+    if (await focused(target)) return;
+    await press('Tab');
+  }
+  if (!(await focused(target))) throw new Error(`the agent's Tab did not reach ${what}`);
 }

@@ -7,12 +7,18 @@
 // then every click, key and script an agent has is tried against the switch and against the
 // dialog, and none may turn the switch on or get the destructive call approved. The user PRESENT,
 // the same clicks work end to end; a device added after enrolment cannot approve.
+//
+// The sample page comes from the test's own server with `verificationTimeoutMs: 3000`, so each
+// verification the absent user never gives ends in seconds; the Node page's attempt (served by the
+// playground, as built) keeps the verifier's real 50 s. Each approval attempt starts on a fresh
+// load: the page keeps UV-10's pause (no prompt for 60 s after two refused verifications of a tool)
+// in its memory (attack-person.test.mjs tests the pause itself).
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, waitFor } from './harness.mjs';
+import { startDemo, waitFor, renderedTwice } from './harness.mjs';
 import {
-  launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, startPlaywrightMcp,
+  launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, startPlaywrightMcp, serveSample,
   switchInput, announced, browserListed, devtoolsNames, devtoolsResult, playwrightResult,
 } from './agent-browser.mjs';
 
@@ -24,7 +30,7 @@ const APPROVE = /button "空にする"/;
 /** UV-4: the page says why the switch stays off, in words about the verification it needs. */
 const NEEDS_VERIFICATION = /本人確認/;
 
-let demo, browser, page, url, device;
+let demo, sample, browser, page, url, device;
 /** The calling agents and the clicking agents, one pair of each kind. */
 let pw, pwClicker, dt, dtClicker;
 /** DevTools MCP's ids of the page (its page tools need them). */
@@ -32,9 +38,10 @@ let dtPage, dtClickerPage;
 
 before(async () => {
   demo = await startDemo();
+  sample = await serveSample({ verificationTimeoutMs: 3000 });
   browser = await launchAgentBrowser();
   page = browser.context.pages()[0];
-  url = `${localOrigin(demo)}/sample/`;
+  url = `${sample.localhost}/sample/`;
   await page.goto(url);
   await switchInput(page, 'sample').waitFor();
   device = await addUserDevice(browser.context, page, { present: false });
@@ -52,6 +59,7 @@ before(async () => {
 after(async () => {
   for (const agent of [pw, pwClicker, dt, dtClicker]) await agent?.close();
   await browser?.close();
+  await sample?.close();
   await demo?.close();
 });
 
@@ -217,6 +225,9 @@ test('[UV-1] the user, present for one click, turns the switch on: that click en
  * pressed, `press` tries to approve it; answers the call's envelope.
  */
 async function destructiveCall(kind, press) {
+  // A fresh load: UV-10's pause from earlier refusals is in the page's memory only.
+  await page.reload();
+  await switchInput(page, 'sample').waitFor();
   await userTurnsOn();
   await restoreNote();
   let call;
@@ -280,13 +291,22 @@ const APPROVE_ATTACKS = [
 
 for (const [kind, name, delivered, attack] of APPROVE_ATTACKS) {
   // A delivered press reached the button: the dialog then waits for the verification (UV-7's live
-  // region says so), which the absent user never gives.
+  // region says so), which the absent user never gives. A script's click() starts nothing: once the
+  // page has rendered twice after it, the dialog still waits, asking nothing and running nothing,
+  // and the user declines it (rather than the test waiting out CONF-8's 50 s).
   const press = delivered
     ? async (approve) => {
       await attack(approve);
       await waitFor(async () => /本人確認を待っています/.test(await announced(page)), 30_000, 'the dialog to wait for the verification');
     }
-    : attack;
+    : async (approve) => {
+      await attack(approve);
+      await renderedTwice(page);
+      assert.equal(await approve.isVisible(), true, 'the dialog still waits after the script\'s click');
+      assert.doesNotMatch(await announced(page), /本人確認を待っています/, 'the script\'s click started no verification');
+      assert.equal(await note(), NOTE, 'the note is untouched while the dialog waits');
+      await page.locator('ai-ops-confirm [part~="cancel-button"]').click();
+    };
   const caller = kind === 'playwright' ? 'Playwright MCP\'s webmcp_sample_clear_note' : 'DevTools MCP\'s execute_webmcp_tool sample_clear_note';
   test(`[UV-1] [UV-6] the user absent, ${caller} approved by ${name}: declined, and the note reads back byte-identical`, { timeout: 240_000 }, async (t) => {
     try {
@@ -346,7 +366,7 @@ test('[UV-1] [UV-6] the user present: DevTools MCP\'s click turns the switch on,
 
 // ---- The Node page: a file ----
 
-test('[UV-1] [UV-6] the Node page, the user absent: DevTools MCP\'s execute_webmcp_tool node_delete_file, approved by a second DevTools MCP\'s click on 削除する, is declined and index.js reads back byte-identical', { timeout: 240_000 }, async () => {
+test('[UV-1] [UV-6] [UV-10] the Node page, the user absent, on the verifier\'s real 50 s: DevTools MCP\'s execute_webmcp_tool node_delete_file, approved by a second DevTools MCP\'s click on 削除する, is declined and index.js reads back byte-identical', { timeout: 240_000 }, async (t) => {
   await page.goto(`${localOrigin(demo)}/node/?id=attack-agents`);
   await switchInput(page, 'node').waitFor({ timeout: 60_000 });
   await userTurnsOn('node', 5);
@@ -356,6 +376,7 @@ test('[UV-1] [UV-6] the Node page, the user absent: DevTools MCP\'s execute_webm
   }, 60_000, 'node_read_file once the engine is ready');
   const before = await read();
   assert.equal(before.ok, true, JSON.stringify(before));
+  const started = Date.now();
   const call = dt.call('execute_webmcp_tool', { pageId: dtPage, toolName: 'node_delete_file', input: JSON.stringify({ path: 'index.js' }) }, 150_000)
     .then((answer) => devtoolsResult(answer));
   const approve = page.locator('ai-ops-confirm [part~="action-button"]');
@@ -364,8 +385,12 @@ test('[UV-1] [UV-6] the Node page, the user absent: DevTools MCP\'s execute_webm
     .then(() => null, (error) => error);
   const { env } = await call;
   if (pressed) throw pressed;
+  const seconds = (Date.now() - started) / 1000;
+  t.diagnostic(`answered after ${seconds} s: ${JSON.stringify(env)}`);
   assert.equal(env.ok, false, JSON.stringify(env));
   assert.equal(env.error.code, 'declined');
+  // The one attempt of the attack suites on the verifier's own timeout: the dialog's 50 s (UV-7).
+  assert.ok(seconds >= 40, `the verification waited the real timeout (${seconds} s)`);
   const after = await read();
   assert.equal(after.contents, before.contents, 'index.js byte-identical');
 });

@@ -8,7 +8,7 @@ import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confi
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
 import { verifyReceipt } from '../../src/verify.js';
-import { descriptionDigest } from '../../src/consent-proof.js';
+import { canonicalJson, descriptionDigest } from '../../src/consent-proof.js';
 import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
 
 await loadAiOpsElements();
@@ -160,7 +160,7 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     // Another call: one not in the set, another line's description, or other input under this description.
     expect(await verifyReceipt({ ...line, batch: { ...line.batch, call: other } }, ctx.key)).to.equal(false);
     expect(await verifyReceipt({ ...line, batch: lines[1].batch }, ctx.key)).to.equal(false);
-    expect(await verifyReceipt({ ...line, args: JSON.stringify({ path: 'z.go' }) }, ctx.key)).to.equal(false);
+    expect(await verifyReceipt({ ...line, inputJson: canonicalJson({ path: 'z.go' }) }, ctx.key)).to.equal(false);
     expect(await verifyReceipt({ ...line, batch: { ...line.batch, id: 'other' } }, ctx.key)).to.equal(false);
     expect(await verifyReceipt({ ...line, batch: null }, ctx.key)).to.equal(false);
   });

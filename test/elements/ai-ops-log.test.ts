@@ -4,6 +4,8 @@ import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
+import { createStore } from '../../src/store.js';
+import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until,
 } from './helpers.js';
@@ -159,6 +161,31 @@ describe('<ai-ops-log>', () => {
     aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load relay/embed.js' };
     part(connect, 'reconnect-button')!.click();
     await until(() => textOf(connect).includes('つなぎ直せませんでした。could not load relay/embed.js'), 'the failure to show');
+  });
+
+  it('[DOOR-5] while the relay on the port does not serve this origin, a note above the instructions says so and how to restart it', async () => {
+    const aiOps = createTestRuntime({ relayPort: 9400 });
+    const session = aiOps.provideOperations('sql', testOperations('sql'));
+    const refused = createStore<string | null>(null);
+    // The runtime as the log reads it, its relay connection's answer standing in for a real relay's.
+    const shown = { ...aiOps, onDemand: () => aiOps.onDemand().then((parts) => ({ ...parts, relay: Object.assign(Object.create(parts.relay), { refused }) })) };
+    const el = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${shown}></ai-ops-log>`);
+    await turnOn(session);
+    await el.updateComplete;
+    const content = part(el.shadowRoot!, 'content')!;
+    expect(part(content, 'relay-refused')).to.equal(null);
+    refused.setState('http://localhost:8002');
+    await until(() => part(content, 'relay-refused') !== null, 'the note');
+    const note = part(content, 'relay-refused')!;
+    expect(note.getAttribute('role')).to.equal('alert');
+    expect(textOf(note)).to.equal('ポート 9400 の relay は、このページの origin (http://localhost:8002) を受け付けていません。ほかの origin のために起動された relay です。--widget-origin http://localhost:8002 をつけて起動し直します。');
+    expect(note.nextElementSibling?.getAttribute('part')).to.equal('connect');
+    await expect(el).to.be.accessible();
+    el.strings = aiOpsStringsEn;
+    await el.updateComplete;
+    expect(textOf(part(content, 'relay-refused'))).to.equal('The relay on port 9400 does not serve this page\'s origin (http://localhost:8002): it was started for another origin. Start it again with --widget-origin http://localhost:8002.');
+    refused.setState(null);
+    await until(() => part(content, 'relay-refused') === null, 'the note gone once the relay serves the page');
   });
 
   it('[LOG-2] [PKG-2] a relay port other than 9333 is spelled out; the command never installs a package', async () => {

@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { makeKey, makeReceipt } from '../helpers/synthetic-assertion.mjs';
 
 const verify = await import('ai-ops/verify');
-const { verifyReceipt, explainReceipt, inputDigest, fingerprint } = verify;
+const { verifyReceipt, explainReceipt, inputDigest, fingerprint, canonicalJson, INPUT_NOT_CHECKED } = verify;
+const { describeCall } = await import('ai-ops/internals');
+
+/** The input as the log's row writes it (the line's `args`, `argsTruncated`): what the export carries. */
+const shown = (args) => {
+  const { text, truncated } = describeCall({ time: 0, tool: 'node', name: 'node_write_file', args, result: { ok: true } }).args;
+  return { args: text, argsTruncated: truncated };
+};
 
 const origin = 'http://localhost:8000';
 const input = { path: 'notes/a.txt', text: 'é'.repeat(3), lines: [1, 2, 3] };
@@ -22,14 +29,14 @@ async function approvedLine({ key = auditor, args = input, over = {} } = {}) {
   };
   return {
     id: 42, at: '2026-12-02T00:00:00.000Z', status: 'ok',
-    tool: 'node', operation: 'node_write_file', args: JSON.stringify(args), argsTruncated: false,
-    receipt: await makeReceipt(key, description), publicKey: key.record,
+    tool: 'node', operation: 'node_write_file', ...shown(args),
+    receipt: await makeReceipt(key, description), inputJson: JSON.stringify(args), publicKey: key.record,
   };
 }
 
 /** The line as export text, with the character spans of the members a receipt binds. */
 function lineText(line) {
-  const bound = ['tool', 'operation', 'args', 'argsTruncated', 'receipt'];
+  const bound = ['tool', 'operation', 'args', 'inputJson', 'inputDigest', 'receipt'];
   let text = '{';
   const spans = [];
   for (const [name, value] of Object.entries(line)) {
@@ -47,6 +54,7 @@ test('[UV-5] ai-ops/verify imports in plain Node without a DOM and offers the au
   for (const name of ['verifyReceipt', 'explainReceipt', 'checkReceipt', 'fingerprint', 'canonicalJson', 'challengeOf', 'inputDigest']) {
     assert.equal(typeof verify[name], 'function', name);
   }
+  assert.equal(INPUT_NOT_CHECKED, 'input not checked');
 });
 
 test('[UV-5] a line approved with the auditor\'s key verifies: as text or parsed, the key as a record or its JSON', async () => {
@@ -59,7 +67,7 @@ test('[UV-5] a line approved with the auditor\'s key verifies: as text or parsed
   assert.match(await fingerprint(auditor.record), /^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
 });
 
-test('[UV-5] a line changed by one byte anywhere in what the receipt binds (tool, operation, args, receipt) fails', async () => {
+test('[UV-5] [UV-12] a line changed by one byte anywhere in what the receipt binds (tool, operation, args, inputJson, receipt) fails', async () => {
   const { text, spans } = lineText(await approvedLine());
   let tried = 0;
   for (const [start, end] of spans) {
@@ -77,12 +85,17 @@ test('[UV-5] a receipt replayed on another call\'s line, or signed for other inp
   const replays = {
     'another operation': { ...line, operation: 'node_delete_file' },
     'another tool': { ...line, tool: 'go' },
-    'other args': { ...line, args: JSON.stringify({ ...input, path: 'notes/b.txt' }) },
+    'other input': { ...line, inputJson: JSON.stringify({ ...input, path: 'notes/b.txt' }) },
+    'other args': { ...line, ...shown({ ...input, path: 'notes/b.txt' }) },
   };
   for (const [what, replay] of Object.entries(replays)) assert.equal(await verifyReceipt(replay, auditor.record), false, what);
-  // The same input written in another key order is the same input.
-  const reordered = { ...line, args: JSON.stringify({ lines: input.lines, text: input.text, path: input.path }) };
-  assert.equal(await verifyReceipt(reordered, auditor.record), true);
+  // The same input in another key order is the same signed input (its canonical digest), but the
+  // line's args show the order it came in: reordering inputJson alone no longer matches them.
+  const reordered = { lines: input.lines, text: input.text, path: input.path };
+  assert.equal(await verifyReceipt(line, auditor.record, { input: reordered }), true);
+  assert.equal(await explainReceipt({ ...line, inputJson: JSON.stringify(reordered) }, auditor.record), 'the line\'s args are not the signed input as the log shows it');
+  assert.equal(await verifyReceipt({ ...line, inputJson: JSON.stringify(reordered), ...shown(reordered) }, auditor.record), true);
+  assert.equal(await explainReceipt({ ...line, inputJson: JSON.stringify(input, null, 1) }, auditor.record), 'the line\'s inputJson is not as JSON writes it');
   const otherInput = await approvedLine({ over: { inputDigest: await inputDigest({ path: 'x' }) } });
   assert.equal(await explainReceipt(otherInput, auditor.record), 'the receipt is for other input');
   // Another call's receipt (its own call id and time) on this line: it verifies as that call's
@@ -101,14 +114,25 @@ test('[UV-5] the key is the auditor\'s, never the line\'s: a receipt signed by a
   assert.equal(await explainReceipt(sameId, auditor.record), 'the signature does not verify');
 });
 
-test('[UV-5] a cut args text skips only the input digest; a switch receipt checks its tool; a batch or missing receipt fails', async () => {
-  const line = await approvedLine();
-  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: true }, auditor.record), true);
-  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: false }, auditor.record), false);
-  assert.equal(await verifyReceipt({ ...line, args: line.args.slice(0, 10), argsTruncated: true, operation: 'node_delete_file' }, auditor.record), false);
+test('[UV-12] a line carrying only the input\'s digest verifies only with the input handed; never a switch receipt; a batch or missing receipt fails', async () => {
+  // An input longer than the row keeps: the line carries its digest and the row's cut text.
+  const long = { path: 'notes/long.txt', text: 'ながい'.repeat(4000) };
+  const line = await approvedLine({ args: long });
+  const { inputJson: _json, ...rest } = line;
+  assert.equal(rest.argsTruncated, true);
+  const cut = { ...rest, inputDigest: await inputDigest(long) };
+  assert.equal(await verifyReceipt(cut, auditor.record), false);
+  assert.match(await explainReceipt(cut, auditor.record), new RegExp(`^${INPUT_NOT_CHECKED}: `));
+  assert.equal(await verifyReceipt(cut, auditor.record, { input: long }), true);
+  assert.equal(await explainReceipt({ ...cut, args: `${cut.args.slice(0, -1)}x` }, auditor.record, { input: long }), 'the line\'s args are not the signed input as the log shows it');
+  assert.equal(await explainReceipt(cut, auditor.record, { input: { ...long, path: 'x' } }), 'the input handed is not the one signed');
+  assert.equal(await verifyReceipt({ ...cut, operation: 'node_delete_file' }, auditor.record, { input: long }), false);
+  assert.equal(await verifyReceipt({ ...cut, inputDigest: await inputDigest({ path: 'x' }) }, auditor.record, { input: { path: 'x' } }), false);
+  assert.match(await explainReceipt({ ...cut, inputJson: JSON.stringify(long) }, auditor.record, { input: long }), /both/);
+  assert.equal(await explainReceipt(rest, auditor.record, { input: long }), 'the line carries no input (inputJson or inputDigest)');
   const switchReceipt = await makeReceipt(auditor, { kind: 'switch', origin, tool: 'node', enabledUntil: 1_764_604_800_000 });
-  assert.equal(await verifyReceipt({ ...line, receipt: switchReceipt }, auditor.record), true);
-  assert.equal(await verifyReceipt({ ...line, tool: 'sql', receipt: switchReceipt }, auditor.record), false);
+  assert.match(await explainReceipt({ ...line, receipt: switchReceipt }, auditor.record), /switch receipt/);
+  assert.equal(await verifyReceipt({ ...cut, receipt: switchReceipt }, auditor.record, { input: long }), false);
   const batch = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: ['ab', 'cd'] });
   assert.match(await explainReceipt({ ...line, receipt: batch }, auditor.record), /batch receipt/);
   assert.equal(await explainReceipt({ ...line, receipt: null }, auditor.record), 'the line has no receipt');
@@ -124,7 +148,7 @@ test('[BATCH-2] [BATCH-4] a batch receipt verifies each line that carries its ow
   })));
   const receipt = await makeReceipt(auditor, { kind: 'batch', origin, batchId: 'b1', calls: calls.map(digest) });
   const lines = inputs.map((args, i) => ({
-    tool: 'node', operation: 'node_delete_file', args: JSON.stringify(args), argsTruncated: false, receipt, batch: { id: 'b1', size: 2, call: calls[i] },
+    tool: 'node', operation: 'node_delete_file', ...shown(args), inputJson: JSON.stringify(args), receipt, batch: { id: 'b1', size: 2, call: calls[i] },
   }));
   for (const line of lines) assert.equal(await explainReceipt(JSON.stringify(line), auditor.record), null);
   // Another set: signed over the first call alone, the second line's call is not in it.
@@ -134,7 +158,8 @@ test('[BATCH-2] [BATCH-4] a batch receipt verifies each line that carries its ow
   assert.equal(await verifyReceipt({ ...lines[0], receipt: { ...receipt, description: { ...receipt.description, calls: [digest(calls[0])] } } }, auditor.record), false);
   assert.match(await explainReceipt({ ...lines[0], batch: { ...lines[0].batch, id: 'b2' } }, auditor.record), /another batch/);
   assert.match(await explainReceipt({ ...lines[0], batch: { ...lines[0].batch, call: { ...calls[0], callId: 99 } } }, auditor.record), /not in the batch/);
-  assert.match(await explainReceipt({ ...lines[0], args: lines[1].args }, auditor.record), /other input/);
+  assert.match(await explainReceipt({ ...lines[0], inputJson: lines[1].inputJson }, auditor.record), /other input/);
+  assert.match(await explainReceipt({ ...lines[0], batch: { ...lines[0].batch, size: 3 } }, auditor.record), /batch size/);
   assert.match(await explainReceipt({ ...lines[0], operation: 'node_write_file' }, auditor.record), /another operation/);
 });
 
@@ -143,9 +168,12 @@ test('[UV-5] verifyReceipt never rejects: unreadable lines and keys give false',
   for (const [what, value, key] of [
     ['not JSON', '{"tool":', auditor.record], ['an array', '[]', auditor.record], ['null', 'null', auditor.record],
     ['a key that is not JSON', line, '{'], ['no key', line, null], ['a key without spki', line, { credentialId: auditor.record.credentialId, alg: -7 }],
-    ['args that are not JSON', { ...line, args: '{' }, auditor.record], ['a receipt that is a string', { ...line, receipt: 'x' }, auditor.record],
+    ['inputJson that is not JSON', { ...line, inputJson: '{' }, auditor.record], ['a receipt that is a string', { ...line, receipt: 'x' }, auditor.record],
   ]) {
     assert.equal(await verifyReceipt(value, key), false, what);
     assert.equal(typeof await explainReceipt(value, key), 'string', what);
   }
+  // Options that are not an object read as none.
+  assert.equal(await verifyReceipt(line, auditor.record, null), true);
+  assert.equal(await verifyReceipt(line, auditor.record, 'input'), true);
 });

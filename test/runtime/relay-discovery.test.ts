@@ -6,7 +6,7 @@ import { FakeClock, FakeLoader } from './helpers.js';
  * A same-origin frame standing in for the relay widget, its WebSocket and fetch replaced: a relay
  * listens (the socket opens, the fetch answers 426) or nothing does (both fail).
  */
-async function fakeWidget(listening: boolean) {
+async function fakeWidget(listening: boolean, door?: { served: boolean }) {
   let answers = listening;
   const frame = document.createElement('iframe');
   frame.dataset.webmcpRelay = '1';
@@ -17,9 +17,13 @@ async function fakeWidget(listening: boolean) {
   const probes: string[] = [];
   const closed: string[] = [];
   const win = frame.contentWindow as Window & { fetch: typeof fetch; WebSocket: unknown };
-  win.fetch = async (input: RequestInfo | URL) => {
+  const modes: (RequestMode | undefined)[] = [];
+  win.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     probes.push(`fetch ${String(input)}`);
+    modes.push(init?.mode);
     if (!answers) throw new TypeError('Failed to fetch');
+    // ai-ops-relay's door answers a plain GET with whether it serves the asking origin (DOOR-5).
+    if (door) return Response.json({ service: 'ai-ops-relay', served: door.served });
     return new Response(null, { status: 426 });
   };
   win.WebSocket = class {
@@ -27,7 +31,8 @@ async function fakeWidget(listening: boolean) {
     onerror: (() => void) | null = null;
     constructor(readonly url: string) {
       probes.push(`socket ${url}`);
-      setTimeout(() => (answers ? this.onopen?.() : this.onerror?.()));
+      // ai-ops-relay refuses an origin it does not serve at the handshake: to a script, a failed socket.
+    setTimeout(() => (answers && door?.served !== false ? this.onopen?.() : this.onerror?.()));
     }
     close() {
       closed.push(this.url);
@@ -37,7 +42,9 @@ async function fakeWidget(listening: boolean) {
   win.addEventListener('message', (event) => messages.push(event.data));
   /** Starts (true) or stops (false) the relay standing in. */
   const listen = (on: boolean) => void (answers = on);
-  return { frame, probes, closed, messages, listen };
+  /** Restarts the relay standing in for this origin (true) or another (false). */
+  const serve = (on: boolean) => void (door = { served: on });
+  return { frame, probes, closed, messages, listen, serve, modes };
 }
 
 describe('finding a relay started after the page', () => {
@@ -73,10 +80,11 @@ describe('finding a relay started after the page', () => {
     // A relay started later is found by a fetch; the next probe (after a switch off and on) is a socket again.
     widget.listen(true);
     expect(await relay.discover()).to.equal(true);
-    // The widget told reached nothing within 10 s: the port is probed again, by a socket.
+    // The widget told reached nothing within 10 s: the port is probed again, by a socket. (An answered
+    // fetch is followed by a readable one, for ai-ops-relay's answer: DOOR-5.)
     clock.advance(10_001);
     await relay.discover();
-    expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
+    expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
     relay.disconnect();
     widget.frame.remove();
     const running = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
@@ -110,5 +118,34 @@ describe('finding a relay started after the page', () => {
     await plain.connect();
     expect(await plain.discover()).to.equal(false);
     expect(widget.probes).to.deep.equal([]);
+  });
+
+  it('[DOOR-5] the relay on the port does not serve this origin: refused names the origin, the widget is not told; restarted for it, found', async () => {
+    const clock = new FakeClock();
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe', clock });
+    await relay.connect();
+    const widget = await fakeWidget(true, { served: false });
+    const seen: (string | null)[] = [];
+    relay.refused.subscribe(() => seen.push(relay.refused.getState()));
+    expect(relay.refused.getState()).to.equal(null);
+    // The refused handshake looks like no relay; the fetch that follows reads the relay's answer.
+    expect(await relay.discover()).to.equal(false);
+    expect(relay.refused.getState()).to.equal(null);
+    expect(await relay.discover()).to.equal(false);
+    expect(relay.refused.getState()).to.equal(location.origin);
+    expect(await relay.discover()).to.equal(false);
+    // Each check after the refused socket: one fetch that something answered, one that reads the answer.
+    expect(widget.probes).to.deep.equal(['socket ws://127.0.0.1:9/', ...Array(4).fill('fetch http://127.0.0.1:9/')]);
+    expect(widget.modes).to.deep.equal(['no-cors', 'cors', 'no-cors', 'cors']);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(widget.messages).to.deep.equal([]);
+    // The relay restarted with this origin: the next check finds it, and the refusal is gone.
+    widget.serve(true);
+    expect(await relay.discover()).to.equal(true);
+    expect(relay.refused.getState()).to.equal(null);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(widget.messages).to.deep.equal([{ type: 'webmcp.connect' }]);
+    expect(seen).to.deep.equal([location.origin, null]);
+    relay.disconnect();
   });
 });

@@ -16,5 +16,5 @@ test('[NAT-3] [UV-6] the WebMCP-on stage runs every e2e suite but the agents\' o
   const listed = webmcp.cmd.filter((c) => c.startsWith('test/e2e/')).map((c) => c.slice('test/e2e/'.length));
   assert.deepEqual(listed, suites.filter((f) => !AGENT_SUITES.includes(f)));
   for (const f of AGENT_SUITES) assert.ok(existsSync(new URL(`../e2e/${f}`, import.meta.url)), `${f} exists`);
-  assert.deepEqual([...AGENT_SUITES].sort(), ['attack-agents.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs']);
+  assert.deepEqual([...AGENT_SUITES].sort(), ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs']);
 });
