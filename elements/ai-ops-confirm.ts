@@ -5,6 +5,7 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
+import type { TimerHandle } from '../src/clock.js';
 import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
 import { AiOpsPanel } from './ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
@@ -307,8 +308,10 @@ export class AiOpsConfirm extends AiOpsPanel {
   private pressedOnBackdrop = false;
   /** The calls listed under the dialog's as last rendered: 「すべて承認」 decides exactly these (BATCH-2). */
   private listed: readonly ConfirmationRequest[] = [];
-  /** Listed calls that have been on screen (scrolled into view, or opened) (BATCH-2). */
+  /** Listed calls that have been on screen (scrolled into view, or opened) for 750 ms (BATCH-2, UV-11). */
   private readonly seen = new Set<number>();
+  /** Listed calls on screen now, not yet for 750 ms: the timer that marks each seen. */
+  private readonly showing = new Map<number, TimerHandle>();
   private observer: IntersectionObserver | null = null;
   /** The once-a-second render of the times left (BATCH-1). */
   private tick: unknown = null;
@@ -442,6 +445,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     super.disconnectedCallback();
     this.observer?.disconnect();
     this.observer = null;
+    for (const id of [...this.showing.keys()]) this.stopShowing(id);
     this.stopTick();
   }
 
@@ -450,32 +454,47 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.tick = null;
   }
 
-  /** BATCH-2: a listed item counts as seen once it intersected the viewport (inside the list's scroll box). */
+  /**
+   * BATCH-2, UV-11: a listed item counts as seen once it has stayed in view (inside the list's
+   * scroll box) or open for SAFE-7's 750 ms: an item that flashes by, or that a program opens and
+   * approves in the same moment, is not approvable yet.
+   */
   private watchItems(): void {
     const items = [...this.renderRoot.querySelectorAll<HTMLElement>('.batch li')];
     const ids = new Set(this.listed.map((r) => r.id));
     for (const id of this.seen) if (!ids.has(id)) this.seen.delete(id);
+    for (const id of [...this.showing.keys()]) if (!ids.has(id)) this.stopShowing(id);
     if (typeof IntersectionObserver !== 'function') return;
     this.observer ??= new IntersectionObserver((entries) => {
-      let changed = false;
       for (const entry of entries) {
         const id = Number((entry.target as HTMLElement).dataset.id);
-        if (entry.isIntersecting && !this.seen.has(id)) {
-          this.seen.add(id);
-          this.observer?.unobserve(entry.target);
-          changed = true;
-        }
+        if (entry.isIntersecting) this.startShowing(id);
+        else if (!(entry.target.querySelector('details')?.open)) this.stopShowing(id);
       }
-      if (changed) this.requestUpdate();
     }, { threshold: 0.5 });
     for (const item of items) if (!this.seen.has(Number(item.dataset.id))) this.observer.observe(item);
   }
 
-  private onItemToggle(id: number, event: Event): void {
-    if ((event.target as HTMLDetailsElement).open && !this.seen.has(id)) {
+  /** The item `id` is in view (or open): seen once that has lasted {@link POINTER_GUARD_MS}. */
+  private startShowing(id: number): void {
+    if (this.seen.has(id) || this.showing.has(id)) return;
+    this.showing.set(id, this.clock.setTimeout(() => {
+      this.showing.delete(id);
       this.seen.add(id);
+      const item = this.renderRoot.querySelector(`.batch li[data-id="${id}"]`);
+      if (item) this.observer?.unobserve(item);
       this.requestUpdate();
-    }
+    }, POINTER_GUARD_MS));
+  }
+
+  private stopShowing(id: number): void {
+    if (!this.showing.has(id)) return;
+    this.clock.clearTimeout(this.showing.get(id));
+    this.showing.delete(id);
+  }
+
+  private onItemToggle(id: number, event: Event): void {
+    if ((event.target as HTMLDetailsElement).open) this.startShowing(id);
   }
 
   override connectedCallback(): void {

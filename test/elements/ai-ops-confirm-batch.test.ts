@@ -24,6 +24,9 @@ const device = {
   },
 };
 
+/** Two rendered frames: IntersectionObserver has reported what is in view. */
+const renderedTwice = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const parts = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 
@@ -165,8 +168,10 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     expect(await verifyReceipt({ ...line, batch: null }, ctx.key)).to.equal(false);
   });
 
-  it('[BATCH-2] すべて承認 is offered only once every listed item has been on screen', async () => {
-    const ctx = await setup();
+  it('[BATCH-2] [UV-11] すべて承認 is offered only once every listed item has been on screen for 750 ms', async () => {
+    // A start of its own: the same moment as another test's would be the same switch-on, which a page signs once (UV-3).
+    const clock = createFakeClock(Date.UTC(2025, 7, 1));
+    const ctx = await setup({ clock });
     const answers = await burst(ctx, Array.from({ length: 21 }, (_, i) => `${i}.go`));
     const approveAll = part(ctx.el, 'approve-all-button')!;
     // The list scrolls: its last items have not been on screen yet.
@@ -179,14 +184,22 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     await ctx.el.updateComplete;
     expect(ctx.aiOps.confirmations.getState().current?.status).to.equal('waiting');
     expect(ctx.asked).to.deep.equal([]);
-    // The user scrolls through the list, a part at a time; each step waits for two frames (IntersectionObserver reports on rendering).
+    // Items that only flash by (the whole list scrolled through at once, no time on screen) are not seen.
     const list = part(ctx.el, 'batch-list')!;
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    for (let i = 0; i < 60 && approveAll.getAttribute('aria-disabled') === 'true'; i++) {
+    for (let i = 0; i < 60 && list.scrollTop + list.clientHeight < list.scrollHeight; i++) {
       list.scrollTop += list.clientHeight / 2;
-      await frame();
-      await frame();
+      await renderedTwice();
+    }
+    clock.advance(749);
+    await ctx.el.updateComplete;
+    expect(approveAll.getAttribute('aria-disabled')).to.equal('true');
+    // The user reads through it, a part at a time: each part stays in view for 750 ms (IntersectionObserver reports on rendering).
+    list.scrollTop = 0;
+    for (let i = 0; i < 60 && approveAll.getAttribute('aria-disabled') === 'true'; i++) {
+      await renderedTwice();
+      clock.advance(750);
       await ctx.el.updateComplete;
+      list.scrollTop += list.clientHeight / 2;
     }
     await offered(ctx.el);
     approveAll.focus();
@@ -194,6 +207,7 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     const envelopes = await Promise.all(answers);
     expect(envelopes.every((e) => e.ok)).to.equal(true);
     expect(ctx.asked).to.deep.equal(['batch']);
+    clock.advance(0); // the switch-off after the test waits a task on this clock (APP-1)
   });
 
   it('[BATCH-4] tab order 削除する/やめる → the list → すべて承認 → すべてやめる; すべてやめる declines exactly the listed calls', async () => {
@@ -251,6 +265,8 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     const ctx = await setup({ guard: POINTER_GUARD_MS, clock });
     const click = (name: string) => sendMouse({ type: 'click', position: centerOf(part(ctx.el, name)!) });
     const answers = await burst(ctx, ['a.go', 'b.go']);
+    // The list's item in view for the guard's 750 ms (IntersectionObserver reports on rendering).
+    await renderedTwice();
     clock.advance(POINTER_GUARD_MS);
     await offered(ctx.el);
     expect(part(ctx.el, 'action-button')!.hasAttribute('aria-disabled')).to.equal(false);
