@@ -7,10 +7,12 @@
  * path only, so it is in the on-demand part with it (`on-demand.ts`).
  * @module
  */
-import type { LogRow, LogStatus, SettledCall, SignedInput } from './operation-log.js';
-import { describeError, type OperationResult } from './result.js';
-import type { Receipt } from './consent-proof.js';
 import type { BatchApproval } from './confirmation-queue.js';
+import type { Receipt } from './consent-proof.js';
+import type { CutText, LogRow, LogStatus, SettledCall, SignedInput } from './operation-log.js';
+import { describeError, type OperationResult } from './result.js';
+
+export type { CutText } from './operation-log.js';
 
 /**
  * Characters of a row's argument and result summaries (LOG-3).
@@ -23,14 +25,6 @@ export const SUMMARY_CHARS = 80;
  */
 export const DETAIL_CHARS = 10_000;
 
-/**
- * Text and whether it was cut.
- * @example const { text, truncated } = cutText(output, 80);
- */
-export interface CutText {
-  readonly text: string;
-  readonly truncated: boolean;
-}
 
 /**
  * The first `max` characters (UTF-16 units) of `text`; a surrogate pair at the cut is dropped

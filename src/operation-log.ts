@@ -8,9 +8,17 @@
  */
 import { createStore, readableStore, type ReadableStore } from './store.js';
 import type { ErrorCode, OperationResult } from './result.js';
-import type { CutText } from './log-entry.js';
 import type { Receipt } from './consent-proof.js';
 import type { BatchApproval } from './confirmation-queue.js';
+
+/**
+ * Text and whether it was cut.
+ * @example const { text, truncated } = cutText(output, 80);
+ */
+export interface CutText {
+  readonly text: string;
+  readonly truncated: boolean;
+}
 
 /** How many entries the log keeps (LOG-7). */
 export const LOG_LIMIT = 200;
