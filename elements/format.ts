@@ -1,12 +1,11 @@
 /**
  * Text formatting for the log's elements (LOG-3, LOG-4, LOG-6). The formatting of values lives in
- * the runtime (`src/log-entry.ts`), because the log stores cut texts rather than values (SAFE-8);
+ * the runtime (`src/log-format.ts`), because the log stores cut texts rather than values (SAFE-8);
  * it is re-exported here, beside the time format the rows show.
  * @module
  */
-export {
-  cutText, DETAIL_CHARS, formatInline, formatValue, SUMMARY_CHARS, summarizeArgs, summarizeResult, type CutText,
-} from '../src/log-entry.js';
+export { cutText, DETAIL_CHARS, formatInline, formatValue, SUMMARY_CHARS, summarizeArgs, summarizeResult } from '../src/log-format.js';
+export type { CutText } from '../src/operation-log.js';
 
 /**
  * Local time as HH:MM:SS (LOG-3).

@@ -21,7 +21,8 @@ export { createUndoKeeper, describeLaterChanges, UNDO_BUDGET_BYTES } from './und
 export type { UndoKeeper, UndoKeeperDeps, UndoAnswer } from './undo-keeper.js';
 export { auditFileName, auditLine, auditRecord } from './audit-export.js';
 export type { AuditLine } from './audit-export.js';
-export { describeCall, statusOf } from './log-entry.js';
+export { describeCall } from './log-entry.js';
+export { statusOf } from './log-format.js';
 export { createDomScriptLoader } from './script-loader.js';
 export type { ScriptLoader } from './script-loader.js';
 export { installToolsChangedShim, toCallToolResult } from './model-context.js';

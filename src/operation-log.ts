@@ -104,6 +104,11 @@ export interface SettledCall {
   readonly args: unknown;
   /** The result envelope. */
   readonly result: OperationResult;
+  /**
+   * The envelope as the caller received it (its JSON). A row written later reads the result from
+   * this, never from the live object the tool returned, which the tool may still change (SAFE-8).
+   */
+  readonly resultJson?: string;
   /** Default `page`. */
   readonly via?: CallVia;
   /** Default 0. */

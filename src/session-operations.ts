@@ -132,7 +132,7 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
       }, { signal }));
       const time = clock.now();
       // An agent's call (not the page's own) has its log texts written a moment later (log-entry.ts).
-      const entry = log.add(describeCall({ time, tool, name, args: input, result, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }, via !== 'page'));
+      const entry = log.add(describeCall({ time, tool, name, args: input, result, resultJson: json, via, durationMs: time - arrivedAt, undo: undo && 'available', receipt, batch }, via !== 'page'));
       // UNDO-1: the row owns the step from here; the agent's answer never carries it.
       if (undo) keeper.keep(entry, undo);
       return { result, json };

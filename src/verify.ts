@@ -20,7 +20,7 @@
  * @module
  */
 import { checkReceipt, descriptionDigest, inputDigest, type ConsentDescription, type PublicKeyRecord, type Receipt } from './consent-proof.js';
-import { DETAIL_CHARS, formatValue } from './log-entry.js';
+import { DETAIL_CHARS, formatValue } from './log-format.js';
 
 export { canonicalJson, challengeOf, checkReceipt, fingerprint, inputDigest } from './consent-proof.js';
 export type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';

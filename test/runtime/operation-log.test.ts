@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { createOperationLog, LOG_LIMIT } from '../../src/operation-log.js';
-import { describeCall, statusOf } from '../../src/log-entry.js';
+import { describeCall } from '../../src/log-entry.js';
+import { formatValue, statusOf } from '../../src/log-format.js';
 import { fail, succeed } from '../../src/result.js';
 import { createAiOps } from '../../src/runtime.js';
 import { MemoryStorage } from './helpers.js';
@@ -118,6 +119,17 @@ describe('operation log memory', () => {
     // reading `path` twice (its full text and its summary), with no text read here.
     expect(reads).to.be.at.least(32);
     expect(log.reader.getState().entries[0].argsSummary.text).to.equal('{"path":"a.txt"}');
+  });
+
+  it('[SAFE-8] [LOG-4] an agent\'s row written later shows the result as the agent received it, not what the tool changed in its object since', () => {
+    const result = succeed({ count: 1, items: ['a'] });
+    const json = JSON.stringify(result);
+    const row = describeCall({ time: 0, tool: 't', name: 't_write', args: {}, result, resultJson: json, via: 'relay' }, true);
+    // The tool kept its envelope and changes it after the agent had its answer.
+    (result as unknown as { count: number }).count = 99;
+    (result as unknown as { items: string[] }).items.push('late');
+    expect(row.result.text).to.equal(formatValue(JSON.parse(json)).text);
+    expect(row.resultSummary.text).to.equal('{"count":1,"items":["a"]}');
   });
 
   it('[SAFE-8] a value that cannot be read (a throwing getter) is logged as such; the call is not broken', () => {
