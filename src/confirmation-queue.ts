@@ -8,7 +8,8 @@ import { at, systemClock, type Clock } from './clock.js';
 import {
   CONFIRMATION_DEADLINE_MS, REFUSAL_MEMORY_MS, type ConfirmationAnswer, type ConfirmationRequest, type ConfirmationState, type PageConfirmationQueue,
 } from './confirmation.js';
-import { unverifiedMessage, type ConsentGate } from './consent-gate.js';
+import type { ConsentGate } from './consent-gate.js';
+import { unverifiedMessage } from './consent-words.js';
 import { canonicalJson, type ConsentDescription, type Receipt } from './consent-proof.js';
 import { createStore, readableStore, type WritableStore } from './store.js';
 

@@ -9,6 +9,28 @@
  * on-demand part, never loaded while the switches are off (PKG-4).
  * @module
  */
+import { SUPPORTED_ALGORITHMS, fromBase64Url, type PublicKeyRecord } from './consent-proof.js';
+
+/** The consent store's key of the enrolled credential's public part. */
+export const ENROLMENT_KEY = 'enrolment';
+
+/**
+ * The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`.
+ * @example parseEnrolment(await store.get(ENROLMENT_KEY))
+ */
+export function parseEnrolment(value: unknown): PublicKeyRecord | null {
+  try {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+    const { v, credentialId, alg, spki, ...rest } = value as Record<string, unknown>;
+    if (v !== 1 || Object.keys(rest).length || typeof alg !== 'number' || !SUPPORTED_ALGORITHMS.includes(alg)) return null;
+    if (typeof credentialId !== 'string' || typeof spki !== 'string' || !credentialId || !spki) return null;
+    fromBase64Url(credentialId);
+    fromBase64Url(spki);
+    return { credentialId, alg, spki };
+  } catch {
+    return null;
+  }
+}
 
 /** A small asynchronous key-value store for consent records. Values are plain, cloneable data. */
 export interface ConsentStore {

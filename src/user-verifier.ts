@@ -14,7 +14,7 @@
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
-import { createIndexedDbConsentStore, createMemoryConsentStore, type ConsentStore } from './consent-store.js';
+import { ENROLMENT_KEY, createIndexedDbConsentStore, createMemoryConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -44,6 +44,13 @@ export class VerificationRefused extends Error {
   override readonly name = 'VerificationRefused';
   constructor(readonly reason: RefusalReason, message: string) {
     super(message);
+  }
+}
+
+/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
+export class CoolingDown extends VerificationRefused {
+  constructor(readonly leftMs: number) {
+    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
   }
 }
 
@@ -115,8 +122,6 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
   return mode === 'verified' || mode === 'click' ? mode : 'auto';
 }
 
-/** The consent store's key of the enrolled credential's public part. */
-export const ENROLMENT_KEY = 'enrolment';
 
 /**
  * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
@@ -128,23 +133,6 @@ export function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/**
- * The stored record, or null for anything that is not exactly `{v:1, credentialId, alg, spki}`.
- * @example parseEnrolment(await store.get(ENROLMENT_KEY))
- */
-export function parseEnrolment(value: unknown): PublicKeyRecord | null {
-  try {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
-    const { v, credentialId, alg, spki, ...rest } = value as Record<string, unknown>;
-    if (v !== 1 || Object.keys(rest).length || typeof alg !== 'number' || !SUPPORTED_ALGORITHMS.includes(alg)) return null;
-    if (typeof credentialId !== 'string' || typeof spki !== 'string' || !credentialId || !spki) return null;
-    fromBase64Url(credentialId);
-    fromBase64Url(spki);
-    return { credentialId, alg, spki };
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Per page (its window), the challenges (base64url) of the receipts it accepted and of the requests

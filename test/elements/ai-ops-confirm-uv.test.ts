@@ -10,8 +10,9 @@ import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
 import type { AiOpsLog } from '../../elements/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
-import { ENROLMENT_KEY } from '../../src/user-verifier.js';
-import { AUTOMATED_NEEDS_VERIFICATION, receiptsKey } from '../../src/consent-gate.js';
+import { ENROLMENT_KEY } from '../../src/consent-store.js';
+import { receiptsKey } from '../../src/consent-gate.js';
+import { AUTOMATED_NEEDS_VERIFICATION } from '../../src/consent-words.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
 import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
 

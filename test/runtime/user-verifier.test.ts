@@ -7,7 +7,8 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { checkReceipt, fingerprint, inputDigest, toBase64Url, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import { CONSENT_DB, createIndexedDbConsentStore } from '../../src/consent-store.js';
-import { ENROLMENT_KEY, VerificationRefused, createWebAuthnVerifier, type ConsentOption, type RefusalReason } from '../../src/user-verifier.js';
+import { ENROLMENT_KEY } from '../../src/consent-store.js';
+import { VerificationRefused, createWebAuthnVerifier, type ConsentOption, type RefusalReason } from '../../src/user-verifier.js';
 import { makeKey } from '../helpers/synthetic-assertion.mjs';
 import { MemoryConsentStore, MemoryStorage, deleteConsentDatabase, readConsentDatabase } from './helpers.js';
 

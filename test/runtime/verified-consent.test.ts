@@ -10,10 +10,10 @@ import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { permissionKey, PERMISSION_TTL_MS } from '../../src/permission-store.js';
 import { inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
-import { ENROLMENT_KEY, VerificationRefused, createWebAuthnVerifier, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
-import {
-  AUTOMATED_NEEDS_VERIFICATION, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, refusalText, switchKey, SWITCH_TTL_MS, whereToOpen, type StoredReceipts,
-} from '../../src/consent-gate.js';
+import { ENROLMENT_KEY } from '../../src/consent-store.js';
+import { VerificationRefused, createWebAuthnVerifier, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
+import { COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, switchKey, SWITCH_TTL_MS, type StoredReceipts } from '../../src/consent-gate.js';
+import { AUTOMATED_NEEDS_VERIFICATION, refusalText, whereToOpen } from '../../src/consent-words.js';
 import { DECLINED } from '../../src/pipeline.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
