@@ -28,8 +28,9 @@
  *   logged), so a relay restarted for this origin is found as before.
  * @module
  */
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_ASSETS_BASE, DEFAULT_RELAY_PORT } from './defaults.js';
+import { RelayLookout, askDoor, openSocket, widgetLoaded } from './relay-probe.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 import { createStore, readableStore, type ReadableStore } from './store.js';
 
@@ -82,10 +83,6 @@ const TOLD_AGAIN_AFTER_MS = 10_000;
 /** How long to wait for the widget's document before probing anyway. */
 const WIDGET_LOAD_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
-/** How often {@link RelayConnection.keepLooking} checks the relay port while a switch is on. */
-const LOOK_EVERY_MS = 2000;
-/** The widget is re-created on focus or visibility at most this often. */
-const WAKE_AT_MOST_EVERY_MS = 3000;
 
 /**
  * The relay connection of one page. Nothing is loaded until {@link connect}.
@@ -123,10 +120,8 @@ export class RelayConnection implements RelayConnector {
    * port listening again), so a page without a relay fails at most one socket.
    */
   #probeBySocket = true;
-  /** {@link keepLooking}'s question, its next check, and when it last re-created the widget. */
-  #anyOn: (() => boolean) | null = null;
-  #look: TimerHandle = null;
-  #wokeAt = -Infinity;
+  /** {@link keepLooking}'s watch for a relay started after the page. */
+  readonly #lookout: RelayLookout;
   readonly #refused = createStore<string | null>(null);
   readonly refused = readableStore(this.#refused);
 
@@ -148,6 +143,11 @@ export class RelayConnection implements RelayConnector {
     this.#port = String(options.relayPort ?? DEFAULT_RELAY_PORT);
     this.#probing = options.discovery === 'probe';
     this.#win.addEventListener('message', this.#onMessage);
+    this.#lookout = new RelayLookout(this.#win, this.#clock, {
+      connected: () => this.#connected,
+      discover: () => this.discover(),
+      reconnect: () => this.reconnect(),
+    });
   }
 
   isConnected(): boolean {
@@ -179,10 +179,8 @@ export class RelayConnection implements RelayConnector {
   dispose(): void {
     this.disconnect();
     this.#disposed = true;
-    this.#stopLooking();
+    this.#lookout.dispose();
     this.#win.removeEventListener('message', this.#onMessage);
-    this.#doc.removeEventListener('visibilitychange', this.#wake);
-    this.#win.removeEventListener('focus', this.#wake);
   }
 
   /**
@@ -193,35 +191,7 @@ export class RelayConnection implements RelayConnector {
    * @example relay.keepLooking(() => aiOps.anyOn());
    */
   keepLooking(anyOn: () => boolean): void {
-    if (this.#disposed) return;
-    if (!this.#anyOn) {
-      this.#doc.addEventListener('visibilitychange', this.#wake);
-      this.#win.addEventListener('focus', this.#wake);
-    }
-    this.#anyOn = anyOn;
-    if (!anyOn()) this.#stopLooking();
-    else if (this.#look === null) this.#look = this.#clock.setTimeout(this.#check, LOOK_EVERY_MS);
-  }
-
-  #visible() {
-    return this.#doc.visibilityState === 'visible';
-  }
-
-  readonly #check = () => {
-    this.#look = this.#clock.setTimeout(this.#check, LOOK_EVERY_MS);
-    if (this.#visible() && !this.#connected) void this.discover();
-  };
-
-  readonly #wake = () => {
-    if (this.#disposed || !this.#visible() || !this.#anyOn?.() || this.#connected) return;
-    if (this.#clock.now() - this.#wokeAt < WAKE_AT_MOST_EVERY_MS) return;
-    this.#wokeAt = this.#clock.now();
-    void this.reconnect().catch(() => {});
-  };
-
-  #stopLooking() {
-    this.#clock.clearTimeout(this.#look);
-    this.#look = null;
+    if (!this.#disposed) this.#lookout.keepLooking(anyOn);
   }
 
   async discover(): Promise<boolean> {
@@ -274,31 +244,8 @@ export class RelayConnection implements RelayConnector {
 
   /** The widget once its document ran (its message listener is there), unless it went away or a relay answered. */
   async #ready(frame: HTMLIFrameElement | null, signal: AbortSignal) {
-    if (frame) await this.#loaded(frame, signal);
+    if (frame) await widgetLoaded(frame, signal, this.#clock, WIDGET_LOAD_MS);
     return frame?.isConnected && !this.#connected && !signal.aborted ? frame : null;
-  }
-
-  /** Resolves once the widget's document ran, after 10 s, or when discovery is cancelled. */
-  #loaded(frame: HTMLIFrameElement, signal: AbortSignal) {
-    return new Promise<void>((resolve) => {
-      let ready = false;
-      try {
-        ready = frame.contentDocument?.readyState === 'complete' && frame.contentWindow?.location.href !== 'about:blank';
-      } catch {
-        // another origin: wait for its load event
-      }
-      if (ready || signal.aborted) return resolve();
-      let timer: TimerHandle = null;
-      const done = () => {
-        this.#clock.clearTimeout(timer);
-        frame.removeEventListener('load', done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      frame.addEventListener('load', done, { once: true });
-      signal.addEventListener('abort', done, { once: true });
-      timer = this.#clock.setTimeout(done, WIDGET_LOAD_MS);
-    });
   }
 
   /**
@@ -323,45 +270,19 @@ export class RelayConnection implements RelayConnector {
     const onAbort = () => timeout.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const answered = this.#probeBySocket
-      ? this.#openSocket(context, timeout.signal)
-      : this.#fetchPort(context, 'no-cors', timeout.signal).then(() => this.#fetchPort(context, 'cors', timeout.signal)
-        .then((response) => response.json())
-        .catch(() => null)
-        .then((door: { service?: unknown; served?: unknown } | null) => {
-          // Something listens. `ai-ops-relay` says whether it serves this origin; anything else
-          // (a stock relay's 426 this page may not read) is left to the widget, as before.
-          const refused = door?.service === 'ai-ops-relay' && door.served === false;
-          this.#refused.setState(refused ? context.location.origin : null);
-          return refused ? false : (this.#probeBySocket = true);
-        }), () => false);
+      ? openSocket(context, this.#port, timeout.signal).then((opened) => {
+        this.#probeBySocket = opened;
+        if (opened) this.#refused.setState(null);
+        return opened;
+      })
+      : askDoor(context, this.#port, timeout.signal).then((door) => {
+        if (door === null) return false;
+        this.#refused.setState(door.refused ? context.location.origin : null);
+        return door.refused ? false : (this.#probeBySocket = true);
+      });
     return answered.then((yes) => yes && !signal.aborted).finally(() => {
       this.#clock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-    });
-  }
-
-  /** A GET of the relay port: `no-cors` resolves whenever anything answers; `cors` lets the page read the answer. */
-  #fetchPort(context: typeof globalThis, mode: RequestMode, signal: AbortSignal) {
-    return context.fetch(`http://127.0.0.1:${this.#port}/`, { mode, cache: 'no-store', credentials: 'omit', signal });
-  }
-
-  /** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */
-  #openSocket(context: typeof globalThis, signal: AbortSignal) {
-    return new Promise<boolean>((resolve) => {
-      const socket = new context.WebSocket(`ws://127.0.0.1:${this.#port}/`);
-      const done = (opened: boolean) => {
-        signal.removeEventListener('abort', cancel);
-        socket.onopen = socket.onerror = null;
-        socket.close();
-        this.#probeBySocket = opened;
-        if (opened) this.#refused.setState(null);
-        resolve(opened);
-      };
-      const cancel = () => done(false);
-      socket.onopen = () => done(true);
-      socket.onerror = cancel;
-      if (signal.aborted) cancel();
-      else signal.addEventListener('abort', cancel, { once: true });
     });
   }
 }
