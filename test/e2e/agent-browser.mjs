@@ -497,3 +497,26 @@ export async function tabTo(press, target, what) {
   }
   if (!(await focused(target))) throw new Error(`the agent's Tab did not reach ${what}`);
 }
+
+/**
+ * The user, present for this one click of their own, turns `tool`'s switch on (nothing when it is
+ * on already), waits until `count` operations starting `prefix` are listed, then leaves the device.
+ */
+export async function userTurnsOn(page, device, tool, prefix, count) {
+  if (await switchSettledOn(page, tool)) return;
+  await device.setPresent(true);
+  try {
+    await switchInput(page, tool).click();
+    await waitFor(async () => (await switchSettledOn(page, tool)) && (await browserListed(page, prefix)).length === count, 60_000, 'the switch on by the user, its operations listed');
+  } finally {
+    await device.setPresent(false);
+  }
+}
+
+/** The user turns `tool`'s switch off (turning off never asks), once no verification waits at it. */
+export async function userTurnsOff(page, tool, prefix) {
+  const input = switchInput(page, tool);
+  await waitFor(async () => (await input.getAttribute('aria-busy')) !== 'true', 60_000, 'no verification waiting at the switch');
+  if (await input.isChecked()) await input.click();
+  await waitFor(async () => !(await input.isChecked()) && (await browserListed(page, prefix)).length === 0, 30_000, 'the switch off');
+}

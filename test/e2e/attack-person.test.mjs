@@ -26,7 +26,7 @@ import assert from 'node:assert/strict';
 import { waitFor } from './harness.mjs';
 import {
   launchAgentBrowser, launchWithPlaywrightMcp, serveSample, addUserDevice, startDevToolsMcp, startPlaywrightMcp,
-  switchInput, switchSettledOn, announced, browserListed, devtoolsResult, playwrightResult, webdriverOf, tabTo,
+  switchInput, switchSettledOn, announced, browserListed, devtoolsResult, playwrightResult, webdriverOf, tabTo, userTurnsOn, userTurnsOff,
 } from './agent-browser.mjs';
 
 /** The sample page's note as it loads: the user's data the destructive call would erase. */
@@ -187,25 +187,7 @@ for (const mode of MODES) {
       for (const attacker of attackers) await attacker.refresh();
     }
 
-    /** The user, present for this one click of their own, turns the switch on; then leaves. */
-    async function userTurnsOn() {
-      if (await switchSettledOn(page, 'sample')) return;
-      await device.setPresent(true);
-      try {
-        await switchInput(page, 'sample').click();
-        await waitFor(async () => (await switchSettledOn(page, 'sample')) && (await browserListed(page, 'sample_')).length === OPS.length, 60_000, 'the switch on by the user, its operations listed');
-      } finally {
-        await device.setPresent(false);
-      }
-    }
 
-    /** The user turns the switch off (turning off never asks). */
-    async function userTurnsOff() {
-      const input = switchInput(page, 'sample');
-      await waitFor(async () => (await input.getAttribute('aria-busy')) !== 'true', 60_000, 'no verification waiting at the switch');
-      if (await input.isChecked()) await input.click();
-      await waitFor(async () => !(await input.isChecked()) && (await browserListed(page, 'sample_')).length === 0, 30_000, 'the switch off');
-    }
 
     /** The user puts their note back after an attack that got through (so the next attack starts from it). */
     async function restoreNote() {
@@ -252,7 +234,7 @@ for (const mode of MODES) {
             assert.equal(await switchSettledOn(page, 'sample'), false, 'the switch reads off');
             if (toggles) assert.match(await announced(page), /本人確認/, 'the page announces that turning on needs the user\'s verification');
           } finally {
-            await userTurnsOff();
+            await userTurnsOff(page, 'sample', 'sample_');
           }
         });
       }
@@ -267,8 +249,8 @@ for (const mode of MODES) {
     async function destructiveCall(attacker, press) {
       await freshLoad();
       // A new switch period each time: a skip choice an earlier attempt got stored ends with the old one.
-      await userTurnsOff();
-      await userTurnsOn();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
       await restoreNote();
       let settled = false;
       const started = Date.now();
@@ -330,7 +312,7 @@ for (const mode of MODES) {
           } finally {
             await restoreNote();
             // A skip choice that got through must not carry into the next attempt.
-            if (skip) await userTurnsOff();
+            if (skip) await userTurnsOff(page, 'sample', 'sample_');
           }
         });
       }
@@ -380,7 +362,7 @@ for (const mode of MODES) {
       test(`[UV-1] [UV-6] ${mode.name}, the user present: agent ${index + 1}'s click turns the switch on, and its click on 空にする gets sample_clear_note done`, { timeout: 180_000 }, async () => {
         const attacker = attackers[index];
         await freshLoad();
-        await userTurnsOff();
+        await userTurnsOff(page, 'sample', 'sample_');
         await restoreNote();
         await device.setPresent(true);
         try {

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { root, waitFor } from './harness.mjs';
 import {
   launchAgentBrowser, serveSample, addUserDevice, startPlaywrightMcp, playwrightResult,
-  switchInput, switchSettledOn, announced, browserListed, webdriverOf,
+  switchInput, switchSettledOn, announced, browserListed, webdriverOf, userTurnsOn, userTurnsOff,
 } from './agent-browser.mjs';
 
 // The package's own canonical form and challenge (what the page checks), as an attacker reads them
@@ -177,23 +177,7 @@ for (const kind of KINDS) {
       await pw.call('browser_snapshot'); // Playwright MCP refreshes its page tools after an action
     }
 
-    async function userTurnsOn() {
-      if (await switchSettledOn(page, 'sample')) return;
-      await device.setPresent(true);
-      try {
-        await switchInput(page, 'sample').click();
-        await waitFor(async () => (await switchSettledOn(page, 'sample')) && (await browserListed(page, 'sample_')).length === OPS.length, 60_000, 'the switch on by the user');
-      } finally {
-        await device.setPresent(false);
-      }
-    }
 
-    async function userTurnsOff() {
-      const input = switchInput(page, 'sample');
-      await waitFor(async () => (await input.getAttribute('aria-busy')) !== 'true', 60_000, 'no verification waiting at the switch');
-      if (await input.isChecked()) await input.click();
-      await waitFor(async () => !(await input.isChecked()) && (await browserListed(page, 'sample_')).length === 0, 30_000, 'the switch off');
-    }
 
     async function restoreNote() {
       if ((await note()) !== NOTE) await page.locator('#note').fill(NOTE);
@@ -206,7 +190,7 @@ for (const kind of KINDS) {
     async function removePlanted() {
       for (const key of [ENROLMENT_KEY, RECEIPTS_KEY, SWITCH_KEY]) await storage.remove(key);
       await load();
-      await userTurnsOff();
+      await userTurnsOff(page, 'sample', 'sample_');
     }
 
     /** After a forgery and a reload: the switch reads off and no agent is offered an operation. */
@@ -275,16 +259,16 @@ for (const kind of KINDS) {
 
     test(`[UV-1] ${kind.name}: the user, present for one click, turns the switch on (the origin's first switch-on enrols the device)`, { timeout: 120_000 }, async (t) => {
       await load();
-      await userTurnsOff();
-      await userTurnsOn();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
       t.diagnostic(`credentials on the user's device: ${(await device.credentials()).length}`);
     });
 
     for (const via of ['CDP DOMStorage', 'Playwright MCP\'s browser_localstorage_set']) {
       test(`[UV-8] [UV-9] ${kind.name}: the switch-on receipt copied in as the skip, with a skip period, written by ${via}: the next call still asks`, { timeout: 120_000 }, async (t) => {
         await load();
-        await userTurnsOff();
-        await userTurnsOn();
+        await userTurnsOff(page, 'sample', 'sample_');
+        await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
         const writes = copiedReceiptAsSkip(await storage.items());
         for (const [key, value] of writes) {
           if (via === 'CDP DOMStorage') await storage.set(key, value);
@@ -302,9 +286,9 @@ for (const kind of KINDS) {
 
     test(`[UV-8] ${kind.name}, enrolled: the enrolment replaced by a planted key with self-signed receipts, over CDP DOMStorage, turns nothing on`, { timeout: 120_000 }, async (t) => {
       await load();
-      await userTurnsOff();
-      await userTurnsOn();
-      await userTurnsOff();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
+      await userTurnsOff(page, 'sample', 'sample_');
       const key = await attackerKey();
       const enabledUntil = Date.now() + WEEK;
       const on = await key.sign({ kind: 'switch', origin, tool: 'sample', enabledUntil });
@@ -321,12 +305,12 @@ for (const kind of KINDS) {
 
     test(`[UV-8] ${kind.name}: the stored records from before an off, written back over CDP DOMStorage after it, turn nothing on`, { timeout: 120_000 }, async (t) => {
       await load();
-      await userTurnsOff();
-      await userTurnsOn();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
       const saved = (await storage.items()).filter(([key]) => key.startsWith('fd-ai-operations'));
       t.diagnostic(`saved ${saved.map(([key]) => key).join(', ')}`);
       assert.ok(saved.some(([key]) => key === SWITCH_KEY), 'the switch record was there to save');
-      await userTurnsOff();
+      await userTurnsOff(page, 'sample', 'sample_');
       for (const [key, value] of saved) await storage.set(key, value);
       await load();
       await assertNothingOn(t);
@@ -334,8 +318,8 @@ for (const kind of KINDS) {
 
     test(`[UV-8] ${kind.name}: the enrolment deleted over CDP (IndexedDB deleted, the localStorage key removed) lowers nothing: the agent's click turns nothing on, and the user's next switch-on enrols again`, { timeout: 120_000 }, async (t) => {
       await load();
-      await userTurnsOff();
-      await userTurnsOn();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
       const before = (await device.credentials()).length;
       const deleted = await storage.deleteIndexedDb();
       await storage.remove(ENROLMENT_KEY);
@@ -344,18 +328,18 @@ for (const kind of KINDS) {
       if (await switchSettledOn(page, 'sample')) {
         // A switch still on must still ask: the agent's call gets a dialog.
         await assertCallAsks(t);
-        await userTurnsOff();
+        await userTurnsOff(page, 'sample', 'sample_');
       }
       await pw.call('browser_click', { element: 'the AI からの操作 switch', target: await pw.ref(SWITCH, 'the switch in the snapshot') });
       await waitFor(async () => (await switchInput(page, 'sample').getAttribute('aria-busy')) !== 'true'
         && ((await browserListed(page, 'sample_')).length > 0 || /本人確認/.test(await announced(page))), 60_000, 'the page to answer the agent\'s click');
       await assertNothingOn(t);
-      await userTurnsOff();
-      await userTurnsOn();
+      await userTurnsOff(page, 'sample', 'sample_');
+      await userTurnsOn(page, device, 'sample', 'sample_', OPS.length);
       const now = (await device.credentials()).length;
       t.diagnostic(`credentials on the device: ${before} before the deletion, ${now} after the next switch-on`);
       assert.equal(now, before + 1, 'the next switch-on enrolled again (a new credential, created with verification)');
-      await userTurnsOff();
+      await userTurnsOff(page, 'sample', 'sample_');
     });
     test(`[UV-4] ${kind.name}: on http://127.0.0.1 the user's own click, with the device present, and the agent's click turn nothing on, and the page says to open it on localhost`, { timeout: 120_000 }, async (t) => {
       const ipUrl = `${server.ip}/sample/`;
