@@ -194,13 +194,14 @@ async function startAgent({ name, args, env = {}, expect }) {
  * WebMCP tools (`--categoryExperimentalWebmcp`), no usage statistics, no update check.
  * @param {{browserUrl: string}} agentBrowser
  */
-export async function startDevToolsMcp({ browserUrl }) {
+export async function startDevToolsMcp({ browserUrl }, { flags = ['--categoryExperimentalWebmcp'] } = {}) {
+  const evaluates = !flags.includes('--no-javascript-evaluation');
   const agent = await startAgent({
     name: 'devtools-mcp',
     args: [join(root, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
-      `--browserUrl=${browserUrl}`, '--categoryExperimentalWebmcp', '--no-usage-statistics', '--no-performance-crux'],
+      `--browserUrl=${browserUrl}`, ...flags, '--no-usage-statistics', '--no-performance-crux'],
     env: { CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1', CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
-    expect: ['list_pages', 'take_snapshot', 'click', 'press_key', 'fill', 'evaluate_script', 'list_webmcp_tools', 'execute_webmcp_tool'],
+    expect: ['list_pages', 'take_snapshot', 'click', 'press_key', 'fill', ...(evaluates ? ['evaluate_script'] : []), 'list_webmcp_tools', 'execute_webmcp_tool'],
   });
   return {
     ...agent,

@@ -7,7 +7,9 @@
 // and calls them. Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, waitFor } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { root, startDemo, waitFor } from './harness.mjs';
 import { launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, switchInput, devtoolsNames, devtoolsResult } from './agent-browser.mjs';
 
 const NOTE = 'AI のエージェントは、このメモを読み書きし、消せます。';
@@ -110,4 +112,30 @@ test('[UV-6] [UV-1] turned off by the person (no verification asked): the operat
   await switchInput(page, 'sample').click();
   await waitFor(async () => (await listing()).names.length === 0, 30_000, 'the operations to leave the list');
   assert.equal(await switchInput(page, 'sample').isChecked(), false);
+});
+
+// Last: a second DevTools MCP attaching and leaving ends the page's virtual authenticator (its CDP
+// session goes), which the tests above need.
+test('[UV-13] with the README\'s own flags (--no-javascript-evaluation among them) DevTools MCP lists and calls the operations and has no evaluate_script to run script in the page', { timeout: 120_000 }, async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const config = JSON.parse(/^(\{ "mcpServers": \{ "chrome-devtools".*\})$/m.exec(readme)[1]).mcpServers['chrome-devtools'];
+  // Its flags but those that launch a browser of its own: here it attaches to this one (--browserUrl), as the README allows.
+  const launch = new Set(['--executablePath', '/usr/bin/chromium', '--headless', '--chrome-arg=--enable-features=WebMCP', '--no-usage-statistics']);
+  const flags = config.args.filter((arg) => arg.startsWith('--') && !launch.has(arg));
+  assert.deepEqual(flags, ['--categoryExperimentalWebmcp', '--no-javascript-evaluation']);
+  // The person turns the switch on again (their device verifying) before the second agent attaches.
+  await device.setPresent(true);
+  await switchInput(page, 'sample').click();
+  await waitFor(async () => (await listing()).names.length === OPS.length, 60_000, 'the operations listed again');
+  const kept = await startDevToolsMcp(browser, { flags });
+  try {
+    const names = (await kept.client.listTools()).tools.map((t) => t.name);
+    assert.equal(names.includes('evaluate_script'), false, 'no evaluate_script');
+    assert.equal(names.includes('execute_webmcp_tool'), true);
+    const id = await kept.pageId(`${localOrigin(demo)}/sample/`);
+    const read = devtoolsResult(await kept.call('execute_webmcp_tool', { pageId: id, toolName: 'sample_read_note', input: '{}' }));
+    assert.deepEqual(read.env, { text: NOTE, ok: true });
+  } finally {
+    await kept.close();
+  }
 });
