@@ -1,5 +1,4 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
 import { ContextProvider } from '@lit/context';
 import { LitElement } from 'lit';
 import * as elements from '../../elements/index.js';
@@ -67,24 +66,6 @@ describe('elements: definition, runtime lookup, store controller', () => {
     provider.setValue(other);
     await el.updateComplete;
     expect(el.on).to.equal(false);
-  });
-
-  it('[SHAPE-2] [UV-1] without provider or property, the page\'s default runtime (getAiOps) is used, verifying its switch-on as the default consent does', async () => {
-    // The default runtime's consent is `auto`, and this browser is automated: the user's device is a
-    // CDP virtual authenticator, and the switch-on goes through the real WebAuthn verification.
-    const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add' })) as { authenticatorId: string };
-    const storage = new MemoryStorage();
-    configureAiOps({ storage, loader: createFakeLoader(), autoReconnect: false, embedded: false });
-    const aiOps = getAiOps();
-    const session = aiOps.provideOperations('drawio', testOperations('drawio'));
-    const el = await fixture<elements.AiOpsSwitch>(html`<ai-ops-switch tool="drawio"></ai-ops-switch>`);
-    expect(textOf(el.shadowRoot!.querySelector('label'))).to.equal('AI からの操作');
-    await turnOn(session);
-    await el.updateComplete;
-    expect(el.on).to.equal(true);
-    expect(JSON.parse(storage.getItem('fd-ai-operations:drawio:uv')!).on.description).to.include({ kind: 'switch', tool: 'drawio' });
-    session.turnOff();
-    await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
   });
 
   it('[SHAPE-2] StoreController subscribes while connected, renders on change, and can switch stores', async () => {
