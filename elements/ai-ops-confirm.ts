@@ -74,6 +74,7 @@ export const POINTER_GUARD_MS = 750;
  * @csspart batch-count - 「ほかに N 件が待っています」, a live region: the count is announced when it changes (BATCH-1).
  * @csspart batch-list - The labelled list of the calls waiting behind the dialog's (BATCH-1).
  * @csspart batch-item - One of them: a disclosure with its full confirmation content.
+ * @csspart batch-hint - Until every listed call has been on screen: why 「すべて承認」 waits (BATCH-2).
  * @csspart batch-actions - The row of 「すべて承認」 and 「すべてやめる」 (BATCH-2).
  * @csspart approve-all-button - 「すべて承認」, offered once every listed call has been on screen.
  * @csspart decline-all-button - 「すべてやめる」.

@@ -64,6 +64,10 @@ const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length
  * @csspart row-details - A row's `<details>`.
  * @csspart row-summary - A row's `<summary>`.
  * @csspart by - The mark of the user's own undo rows (UNDO-3).
+ * @csspart verified - The mark of a row whose approval the user verified (UV-5).
+ * @csspart batch - The mark of a row approved with others by one press (BATCH-4).
+ * @csspart verification-key - The enrolled key's fingerprint (UV-5).
+ * @csspart unenrol-button - 「本人確認の登録を解除」: removes the enrolment after a verification (UV-2).
  * @csspart undo-button - 「元に戻す」 of a row that can be undone (UNDO-1): only a trusted click undoes.
  * @csspart undo-state - What a row says once undone, or once it can no longer be (UNDO-2, UNDO-4).
  * @csspart export-button - 「記録を保存」: downloads the page's rows as JSON Lines (AUDIT-1).

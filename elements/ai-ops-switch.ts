@@ -46,17 +46,16 @@ export class AiOpsSwitch extends AiOpsElement {
 
   // The knob moves without a transition: its rules and the reduced-motion query cost ~50 B gzip of
   // what every page loads while off (PKG-4), spent on SAFE-3's notice instead.
+  // The notice floats under the switch, over the page: the header it sits in keeps its height.
   static override styles = [tokens, css`
     :host {
       display: inline-flex;
-      flex-direction: column;
-      align-items: flex-end;
-      gap: 0.375rem;
+      position: relative;
     }
     .base {
       display: inline-flex;
       align-items: center;
-      gap: 0.5rem;
+      gap: .5rem;
     }
     input {
       appearance: none;
@@ -72,8 +71,8 @@ export class AiOpsSwitch extends AiOpsElement {
     input::before {
       content: '';
       position: absolute;
-      top: 0.125rem;
-      left: 0.125rem;
+      top: .125rem;
+      left: .125rem;
       width: 1rem;
       height: 1rem;
       border-radius: 50%;
@@ -86,17 +85,21 @@ export class AiOpsSwitch extends AiOpsElement {
       transform: translateX(1rem);
     }
     [aria-busy] {
-      opacity: 0.7;
+      opacity: .7;
     }
     label {
       cursor: pointer;
       user-select: none;
     }
     .alert {
+      position: absolute;
+      z-index: 1;
+      top: 125%;
+      right: 0;
       display: grid;
-      gap: 0.125rem;
+      width: max-content;
       max-width: var(--ai-ops-alert-width, 24rem);
-      padding: 0.5rem 0.75rem;
+      padding: .5rem .75rem;
       border: 1px solid var(--_danger);
       border-left-width: 4px;
       border-radius: var(--_radius);

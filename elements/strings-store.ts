@@ -1,11 +1,145 @@
 /**
  * The page-wide strings store and the switch's own default words. Apart from elements/strings.ts
  * (which re-exports them with every other default) so that a page whose switches are all off loads
- * the switch's two strings, not the dialog's and the log's (PKG-4).
+ * the switch's two strings, not the dialog's and the log's (PKG-4). The words' type is here too, so
+ * that this module, which strings.ts builds on, imports nothing back from it.
  * @module
  */
 import { createStore, type ReadableStore } from '../src/store.js';
-import type { AiOpsStrings } from './strings.js';
+
+/**
+ * Every string the elements show. `{name}`-style placeholders are filled by the element; keep them
+ * when translating.
+ * @example
+ * const fr: Partial<AiOpsStrings> = { switchLabel: 'Opérations par IA', confirmCancel: 'Annuler' };
+ */
+export interface AiOpsStrings {
+  /** The switch's label (SW-1). */
+  switchLabel: string;
+  /** Title of the notice under the switch when starting failed (SW-4); the body is the reason. */
+  startFailedTitle: string;
+  /**
+   * Title of the notice under the switch when turning off could not remove the stored permission
+   * (storage refuses every write): a reload would turn the switch back on (SAFE-3).
+   */
+  storedOnTitle: string;
+  /** Body of that notice: what a reload then does (SAFE-3). */
+  storedOn: string;
+  /** First sentence of the dialog body; `{name}` is the operation name (CONF-2). */
+  confirmCalledBy: string;
+  /** The dialog says the operation cannot be undone (CONF-2). */
+  confirmIrreversible: string;
+  /** Said instead when the tool's 「元に戻す」 restores the agent's change (CONF-2). */
+  confirmUndoable: string;
+  /** The disclosure that holds the full content handed in (CONF-2). */
+  confirmDetail: string;
+  /** Shown in the dialog when a program drives the browser (`navigator.webdriver`, AGENT-3). */
+  confirmAutomated: string;
+  /** The checkbox under the body (CONF-3). */
+  confirmSkipFuture: string;
+  /** The secondary button (CONF-3). */
+  confirmCancel: string;
+  /** The action button while the approved operation runs (CONF-4). */
+  confirmRunning: string;
+  /**
+   * First sentence of the dialog body when the user's own 「元に戻す」 asks (UNDO-2), instead of
+   * {@link confirmCalledBy}; `{name}` is the operation being undone.
+   */
+  confirmUndoBy: string;
+  /** Said in that dialog: the undo itself is not undone again (UNDO-2). */
+  confirmUndoFinal: string;
+  /** That dialog's title; `{name}` is the operation being undone. */
+  confirmUndoTitle: string;
+  /** That dialog's list of what goes too; `{changes}` is the list. */
+  confirmUndoLater: string;
+  /** One later row in that list; `{name}` its operation, `{time}` its time. */
+  confirmUndoLaterRow: string;
+  /** In that list: the target changed outside the log (the user's own edit). */
+  confirmUndoEdited: string;
+  /** Between the items of that list. */
+  confirmUndoSeparator: string;
+  /**
+   * Said in the dialog when approving needs the platform's user verification (UV-1): a program that
+   * drives the browser cannot give it. Replaces {@link confirmAutomated} then.
+   */
+  confirmVerificationRequired: string;
+  /** The live region's words while the OS prompt is up (UV-7). */
+  confirmVerifying: string;
+  /** Beside the action button while 「今後尋ねない」 is ticked: what approving then grants (UV-9). */
+  confirmSkipChosen: string;
+  /** How many more calls wait behind the dialog's (BATCH-1); `{count}` is the number. Also the list's label, announced on change. */
+  confirmBatchCount: string;
+  /** An item of that list: its tool and the seconds left of its 50 s (BATCH-1); `{tool}`, `{seconds}`. */
+  confirmBatchMeta: string;
+  /** Approves the dialog's call and every listed one with one decision (BATCH-2). */
+  confirmApproveAll: string;
+  /** Declines the dialog's call and every listed one (BATCH-2). */
+  confirmDeclineAll: string;
+  /** Said while 「すべて承認」 is not offered yet: not every listed call has been on screen (BATCH-2). */
+  confirmApproveAllHint: string;
+  /** The log's line with the enrolled key's fingerprint (UV-5); `{fingerprint}` is it. */
+  logVerificationKey: string;
+  /** The button that removes the enrolment, itself verified (UV-2). */
+  logUnenrol: string;
+  /** Said once the enrolment was removed. */
+  logUnenrolled: string;
+  /** Said when removing it failed; `{reason}` is why. */
+  logUnenrolFailed: string;
+  /** Marks a row whose approval was verified (UV-5). */
+  logVerified: string;
+  /** Marks the rows approved together by one 「すべて承認」 (BATCH-4); `{count}` is how many. */
+  logBatch: string;
+  /** The log panel's title (LOG-1). */
+  logTitle: string;
+  /** Accessible name of the rows (`role="log"`). */
+  logLabel: string;
+  /** Shown while the log has no row yet. */
+  logEmpty: string;
+  /**
+   * What the collapsed panel's live region says for a new row (SAFE-9); `{name}` is the operation,
+   * `{status}` its badge text.
+   */
+  logAnnouncement: string;
+  /** The first disclosure of the log (LOG-2). */
+  logConnectTitle: string;
+  /** Before the relay command. */
+  logConnectCommand: string;
+  /** Before the MCP client configuration example. */
+  logConnectConfig: string;
+  /** Explains the reconnect button. */
+  logConnectReconnectHint: string;
+  /** The button that re-creates the relay widget. */
+  logReconnect: string;
+  /** Shown when reconnecting failed; `{reason}` is why. */
+  logReconnectFailed: string;
+  /** Label of the arguments of an expanded row (LOG-4). */
+  logArguments: string;
+  /** Label of the result of an expanded row (LOG-4). */
+  logResult: string;
+  /** Shown under text cut at the limit; `{count}` is the limit (LOG-4). */
+  logTruncated: string;
+  /** The row's undo button (UNDO-1). */
+  logUndo: string;
+  /** Its accessible name; `{name}` is the operation, `{time}` the row's time. Starts with the button's text. */
+  logUndoLabel: string;
+  /** Said in a row once the user undid it (UNDO-2). */
+  logUndone: string;
+  /** Said in a row whose before-state the budget let go (UNDO-4). */
+  logUndoDropped: string;
+  /** Said when an undo could not put the target back; `{reason}` is why. */
+  logUndoFailed: string;
+  /** Marks the rows of the user's own undo (UNDO-3). */
+  logByUser: string;
+  /** The button that downloads the log as JSON Lines (AUDIT-1). */
+  logExport: string;
+  /** Badge of an `ok` result (LOG-3). */
+  statusSuccess: string;
+  /** Badge of a `declined` result (LOG-3). */
+  statusDeclined: string;
+  /** Badge of any other failure (LOG-3). */
+  statusFailure: string;
+}
+
 
 /** The switch's words in Japanese, as the design doc words them (SW-1, SW-4), and SAFE-3's notice. */
 export const switchStrings = Object.freeze({

@@ -99,8 +99,6 @@ export interface ConsentGateOptions {
   clock: Clock;
   /** Where the receipts are kept (IndexedDB by default, UV-8). */
   store: ConsentStore;
-  /** Where PERM-1's switch value is written after a verified switch-on; null: the permission store's page-lifetime "on". */
-  storage?: Storage | null;
   /** Whether a program says it drives the browser (`navigator.webdriver`): only AGENT-3's wording (UV-2). */
   automated: boolean;
 }
@@ -171,7 +169,7 @@ const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'in
  * const gate = createConsentGate({ verifier: createWebAuthnVerifier(), clock, store, automated: navigator.webdriver });
  * await gate.permit('node', permission); // the OS prompt, then on
  */
-export function createConsentGate({ verifier, clock, store, storage = null, automated }: ConsentGateOptions): ConsentGate {
+export function createConsentGate({ verifier, clock, store, automated }: ConsentGateOptions): ConsentGate {
   const applies = (tool: string) => !!verifier?.applies(tool);
   // The switch periods (their enabledUntil) this page verified or checked, and the skips it
   // checked for them: a value written into storage behind the page's back matches neither (UV-8).
@@ -183,6 +181,18 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
   const refusals = new Map<string, number>();
   const restUntil = new Map<string, number>();
 
+  // UV-8: once a tool's switch is on here, its going off — here, in another tab, or at the end of
+  // its 7 days — takes its receipts along, so that a stored value written back later finds none to
+  // stand on. Watched from here, so that the part every page loads carries none of it (PKG-4).
+  const watched = new Set<string>();
+  const watch = (tool: string, permission: PermissionStore) => {
+    if (watched.has(tool)) return;
+    watched.add(tool);
+    permission.subscribe(() => {
+      if (!permission.getState().enabled && (periods.has(tool) || skips.has(tool))) void gate.forget(tool);
+    });
+  };
+
   const receiptsOf = async (tool: string): Promise<StoredReceipts> => {
     const value = await store.get(receiptsKey(tool));
     return value && typeof value === 'object' ? value as StoredReceipts : {};
@@ -190,11 +200,11 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
   const restLeft = (tool: string) => Math.max(0, (restUntil.get(tool) ?? 0) - clock.now());
 
   /** One verification for `tools`: none while one of them rests; two refusals in a row start a rest (UV-10). */
-  const verify = async (tools: readonly string[], description: ConsentDescription, signal?: AbortSignal) => {
+  const verify = async (verifier: UserVerifier, tools: readonly string[], description: ConsentDescription, signal?: AbortSignal) => {
     const left = Math.max(0, ...tools.map(restLeft));
     if (left > 0) throw new CoolingDown(left);
     try {
-      const receipt = await verifier!.verify(description, signal);
+      const receipt = await verifier.verify(description, signal);
       for (const tool of tools) refusals.delete(tool);
       made.add(receipt.signature);
       return receipt;
@@ -213,24 +223,8 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
     }
   };
 
-  /**
-   * Stores PERM-1's record for a verified switch-on with the very `enabledUntil` its receipt binds,
-   * then lets the permission store read it as another tab's write (SAFE-4's path); where storage is
-   * missing or refuses, the store's own page-lifetime "on" (its `enabledUntil` then a moment later
-   * than signed, which `admit` accepts from this page's own receipt).
-   */
-  const storeOn = (permission: PermissionStore, tool: string, enabledUntil: number) => {
-    let written = false;
-    try {
-      storage?.setItem(switchKey(tool), JSON.stringify({ v: 1, enabledUntil, skipConfirmUntil: null }));
-      written = !!storage;
-    } catch {
-      // PERM-8: below
-    }
-    if (!written || !permission.isEnabled()) permission.enable();
-  };
 
-  return {
+  const gate: ConsentGate = {
     verifier,
     applies,
     resting(tool) {
@@ -238,12 +232,12 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       return left > 0 ? { declined: unverifiedMessage(new CoolingDown(left)), retryAfterMs: left } : null;
     },
     async permit(tool, permission, signal) {
-      if (!applies(tool)) return permission.enable();
+      if (!verifier?.applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
       const enabledUntil = clock.now() + SWITCH_TTL_MS;
       let on: Receipt;
       try {
-        on = await verify([tool], { kind: 'switch', origin: verifier!.origin, tool, enabledUntil }, signal);
+        on = await verify(verifier, [tool], { kind: 'switch', origin: verifier.origin, tool, enabledUntil }, signal);
       } catch (error) {
         throw new Error(refusalText(error, automated));
       }
@@ -251,35 +245,37 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       // A new period: the receipts of any earlier one go with it.
       skips.delete(tool);
       await store.set(receiptsKey(tool), { on } satisfies StoredReceipts);
-      storeOn(permission, tool, enabledUntil);
-      periods.set(tool, permission.getState().enabledUntil ?? enabledUntil);
+      permission.enable(enabledUntil);
+      periods.set(tool, enabledUntil);
+      watch(tool, permission);
     },
     async admit(tool, permission) {
-      if (!applies(tool)) return;
+      if (!verifier?.applies(tool)) return;
       const { enabledUntil } = permission.getState();
       const { on, skip } = await receiptsOf(tool);
-      const origin = verifier!.origin;
+      const { origin } = verifier;
       // This page's own receipt counts as it is; a stored one must check, for this very enabledUntil.
       const valid = !!on && enabledUntil !== null
-        && (made.has(on.signature) || await verifier!.check(on, { kind: 'switch', origin, tool, enabledUntil }));
+        && (made.has(on.signature) || await verifier.check(on, { kind: 'switch', origin, tool, enabledUntil }));
       // The session's start turns it off (removing the stored value) with this reason under the switch.
       if (!valid) throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
       periods.set(tool, enabledUntil);
+      watch(tool, permission);
       // UV-9: only a call approval that granted a skip for this very period, signed by the enrolled key.
-      if (skip && await verifier!.check(skip, { kind: 'call', origin, tool, skipFuture: true, skipUntil: enabledUntil })) {
+      if (skip && await verifier.check(skip, { kind: 'call', origin, tool, skipFuture: true, skipUntil: enabledUntil })) {
         skips.set(tool, enabledUntil);
       }
     },
     async approve(request, signal) {
       if (!verifier || !applies(request.tool)) return null;
-      return verify([request.tool], await callDescription(verifier.origin, request, request.skipFuture ? periods.get(request.tool) ?? null : null), signal);
+      return verify(verifier, [request.tool], await callDescription(verifier.origin, request, request.skipFuture ? periods.get(request.tool) ?? null : null), signal);
     },
     async approveBatch(batchId, requests, signal) {
       if (!verifier) throw new VerificationRefused('unavailable', 'no verifier');
       const calls = await Promise.all(requests.map((request) => callDescription(verifier.origin, request, null)));
       const digests = await Promise.all(calls.map(descriptionDigest));
       const tools = [...new Set(requests.map((r) => r.tool))];
-      const receipt = await verify(tools, { kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
+      const receipt = await verify(verifier, tools, { kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
       return { receipt, calls };
     },
     trustsSkip(tool) {
@@ -299,6 +295,7 @@ export function createConsentGate({ verifier, clock, store, storage = null, auto
       await store.delete(receiptsKey(tool));
     },
   };
+  return gate;
 }
 
 /**

@@ -48,8 +48,6 @@ export interface OnDemandOptions {
   log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
   undoBudgetBytes?: number;
-  /** Where PERM-1's switch value is written after a verified switch-on; default `window.localStorage`. */
-  storage?: Storage | null;
   /** Where the enrolment and the receipts are kept (UV-8); default IndexedDB. */
   consentStore?: ConsentStore;
   /** The page author's consent choice (UV-2); default `auto`. */
@@ -79,15 +77,6 @@ export interface OnDemandParts {
   dispose(): void;
 }
 
-/** The runtime's storage: the given one, or the window's localStorage where it can be read. */
-function storageOf(win: Window, storage: Storage | null | undefined): Storage | null {
-  if (storage !== undefined) return storage;
-  try {
-    return win.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /** The parts of one runtime: one script loader, one model context, one relay connection, one queue. */
 export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
@@ -115,13 +104,11 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
-  // Resolved once, so the enrolment and the receipts are read from the same storage.
-  const storage = storageOf(win, options.storage);
   const consentStore = options.consentStore
     ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
   const verifier = options.verifier !== undefined ? options.verifier
     : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs });
-  const consent = createConsentGate({ verifier, clock, automated, store: consentStore, storage });
+  const consent = createConsentGate({ verifier, clock, automated, store: consentStore });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
   return {

@@ -33,8 +33,11 @@ export interface PermissionState {
 
 /** A tool's permission. */
 export interface PermissionStore extends ReadableStore<PermissionState> {
-  /** Turns the switch on until now + 7 days, without a skip choice. */
-  enable(): void;
+  /**
+   * Turns the switch on until `enabledUntil` (default now + 7 days, PERM-2), without a skip choice.
+   * A verified switch-on passes the very end its receipt binds (UV-3).
+   */
+  enable(enabledUntil?: number): void;
   /** Turns the switch off and deletes the key, skip choice included (PERM-6). */
   disable(): void;
   /**
@@ -229,8 +232,8 @@ export function createPermissionStore(options: PermissionStoreOptions): Permissi
 
   return {
     ...readableStore(store),
-    enable() {
-      const value: StoredPermission = { v: 1, enabledUntil: clock.now() + PERMISSION_TTL_MS, skipConfirmUntil: null };
+    enable(enabledUntil = clock.now() + PERMISSION_TTL_MS) {
+      const value: StoredPermission = { v: 1, enabledUntil, skipConfirmUntil: null };
       write(JSON.stringify(value));
       apply(value);
     },

@@ -201,7 +201,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     relay,
     modelContext,
     relayPort,
-    sessions,
+    // Read-only too: the list changes only through provideOperations and dispose.
+    sessions: readableStore(sessions),
     provideOperations(tool, definitions) {
       if (disposed) throw new Error('ai-ops: this runtime was disposed');
       if (!isValidName(tool)) throw new TypeError(`ai-ops: tool name must match [a-z0-9_]+: ${JSON.stringify(tool)}`);

@@ -149,21 +149,9 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
     else if (!wanted && (status !== 'off' || registration)) stop();
   };
 
-  // UV-8: the switch went off — here, in another tab, or at the end of its 7 days — and its
-  // receipts go with it, so that a stored value written back later finds none to stand on.
-  let wasEnabled = permission.getState().enabled;
-  const forgetWhenOff = () => {
-    const { enabled } = permission.getState();
-    if (wasEnabled && !enabled) void active?.consent.forget(tool);
-    wasEnabled = enabled;
-  };
-
   let unsubscribe = () => {};
   if (!embedded) {
-    const offPermission = permission.subscribe(() => {
-      forgetWhenOff();
-      sync();
-    });
+    const offPermission = permission.subscribe(sync);
     const offShown = shown.subscribe(sync);
     unsubscribe = () => {
       offPermission();

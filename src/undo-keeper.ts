@@ -115,7 +115,7 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
     log.setUndo(id, 'dropped');
   };
 
-  // A row that left the log (its 200 rows, LOG-7, or `clear()`) lets its before-state go with it.
+  // A row that left the log (past its 200 rows, LOG-7) lets its before-state go with it.
   reader.subscribe(() => {
     if (!kept.size) return;
     const logged = new Set(reader.getState().entries.map((e) => e.id));

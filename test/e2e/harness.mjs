@@ -491,7 +491,9 @@ export async function callInPage(target, name, args = {}) {
 
 /**
  * Holds back IndexedDB's open success until `window.__releaseIndexedDb()` (an init script:
- * `page.addInitScript(holdIndexedDb)`), so a test can call while the page is still loading its document.
+ * `page.addInitScript(holdIndexedDb)`), so a test can call while the page is still loading its
+ * document. ai-ops's own consent store (`ai-ops-consent`, UV-8) opens as usual: the switch is not
+ * the document.
  */
 export function holdIndexedDb() {
   const held = [];
@@ -503,6 +505,7 @@ export function holdIndexedDb() {
   const open = IDBFactory.prototype.open;
   IDBFactory.prototype.open = function (...args) {
     const request = open.apply(this, args);
+    if (args[0] === 'ai-ops-consent') return request;
     // Added before the page sets onsuccess, so it runs first and can stop it.
     request.addEventListener('success', (event) => {
       if (!holding) return;
@@ -531,4 +534,38 @@ export async function leaveAndComeBack(page, tool) {
 export async function axeViolations(page) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
   return page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+}
+
+/**
+ * What the page's consent store (IndexedDB `ai-ops-consent`, UV-8) keeps under `key` — `enrolment`,
+ * or `receipts:<tool>` — read in the page, or undefined.
+ */
+export function consentRecord(page, key) {
+  return page.evaluate((key) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-consent');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('records')) {
+        db.close();
+        resolve(undefined);
+        return;
+      }
+      const get = db.transaction('records').objectStore('records').get(key);
+      get.onsuccess = () => {
+        db.close();
+        resolve(get.result);
+      };
+      get.onerror = () => reject(get.error);
+    };
+  }), key);
+}
+
+/**
+ * Resolves once the page has rendered two frames after now: whatever a click just did, its state
+ * changes and the microtasks and tasks it queued before those frames have run. A negative check
+ * ("a script's click did nothing") waits on this, not on a fixed time.
+ */
+export function renderedTwice(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
 }

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, logRows, readLogRow,
+  confirmDialog, logRows, readLogRow, consentRecord,
 } from './harness.mjs';
 import { editorText } from './editor.mjs';
 
@@ -183,8 +183,10 @@ test('[UV-6] [UV-1] through the relay, in this browser mode, the approval is the
   await waitFor(async () => (await relayedNames(relay.client)).length === 0, 20_000, 'the slides operations gone');
   await clickSwitch(page, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations back');
-  const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('fd-ai-operations:slides:uv')));
+  // UV-8: the receipts are kept where a program that only writes storage cannot write, not in localStorage.
+  const stored = await consentRecord(page, 'receipts:slides');
   assert.equal(stored.on.description.kind, 'switch');
+  assert.deepEqual(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('slides'))), ['fd-ai-operations:slides']);
   const pending = callRelay(relay.client, 'slides_write', { markdown: deck(4) });
   await heading().waitFor({ timeout: 15_000 });
   assert.match(await dialog().locator('[part~="verification-notice"]').textContent(), /本人確認が必要です/);

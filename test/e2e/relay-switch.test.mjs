@@ -4,6 +4,7 @@
 // connected while off would be seen. Build first: `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
   openToolPage, readLogRow, logRows, settlePage, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS, BROWSER_MODE,
@@ -171,11 +172,11 @@ test('[VER-4] [SW-5] the slides page in a cross-origin frame of an about:blank p
 test('[VER-4] [SW-5] the slides page on localhost framed by a site on 127.0.0.1 (another origin): nothing registered', async () => {
   const outer = await browser.context.newPage();
   const frameTraffic = recordTraffic(outer);
-  // The playground sends 127.0.0.1 to localhost (UV-4), so the framing site is one the browser is given here.
-  const site = `http://127.0.0.1:${demo.port}/framing-site`;
-  await outer.route(site, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>another origin</title><body></body>' }));
+  // The playground sends 127.0.0.1 to localhost (UV-4), so the framing site is a server of its own on 127.0.0.1.
+  const server = createServer((req, res) => res.end('<!doctype html><title>another origin</title><body></body>'));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    await outer.goto(site);
+    await outer.goto(`http://127.0.0.1:${server.address().port}/`);
     await outer.evaluate((src) => {
       const frame = document.createElement('iframe');
       frame.src = src;
@@ -190,5 +191,6 @@ test('[VER-4] [SW-5] the slides page on localhost framed by a site on 127.0.0.1 
     assert.equal(await frame.evaluate(() => { try { localStorage.length; return 'readable'; } catch { return 'denied'; } }), 'denied');
   } finally {
     await outer.close();
+    server.close();
   }
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, root, showLog, startDemo, startRelay, waitFor,
+  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, renderedTwice, root, showLog, startDemo, startRelay, waitFor,
 } from './harness.mjs';
 
 let demo, relay, browser, page;
@@ -68,14 +68,18 @@ test('[UNDO-5] [UNDO-1] the dialog says 「元に戻す」 restores it; a read h
 
   // UNDO-3: a script's click() does nothing.
   await undoButton(1).evaluate((button) => button.click());
-  await page.waitForTimeout(300);
+  await renderedTwice(page);
   assert.equal(await note().inputValue(), '');
   assert.equal(await row(1).getAttribute('data-undo'), 'available');
   assert.equal(await rows().count(), 2);
 
-  // The user's click: the note as it was, byte for byte, which the agent reads back too.
+  // The user's click: the note as it was, byte for byte, which the agent reads back too. It adds
+  // exactly one row: the script's click above started no undo of its own, then or later.
   await undoButton(1).click();
   await waitFor(async () => (await row(1).getAttribute('data-undo')) === 'undone', 5000, 'the row undone');
+  await waitFor(async () => (await rows().count()) === 3, 5000, 'the undo\'s own row');
+  await renderedTwice(page);
+  assert.equal(await rows().count(), 3);
   assert.equal(await note().inputValue(), original);
   assert.equal(await agentReads(), original);
   await waitFor(async () => (await rows().count()) === 4, 5000, 'the undo row and the read');
@@ -162,9 +166,22 @@ test('[UNDO-4] over the page\'s budget the oldest before-state goes, and its row
   assert.equal(await smallRows.nth(1).getAttribute('data-undo'), 'available');
   assert.equal(await smallRows.nth(0).locator('[part~="undo-button"]').count(), 0);
   assert.match(await smallRows.nth(0).textContent(), /もう元に戻せません/);
-  // UNDO-4: memory only — the before-states wrote nothing to storage, and IndexedDB holds nothing of ai-ops.
+  // UNDO-4: memory only — the before-states wrote nothing to storage, and IndexedDB holds nothing of
+  // ai-ops but the consent store's enrolment and switch receipts (UV-8).
   assert.deepEqual(await small.evaluate(() => ({ local: Object.keys(localStorage).sort(), session: sessionStorage.length })), stored);
-  assert.deepEqual(await small.evaluate(async () => (await indexedDB.databases()).map((d) => d.name)), []);
+  assert.deepEqual(await small.evaluate(async () => (await indexedDB.databases()).map((d) => d.name)), ['ai-ops-consent']);
+  const consentKeys = await small.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-consent');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const keys = open.result.transaction('records').objectStore('records').getAllKeys();
+      keys.onsuccess = () => {
+        open.result.close();
+        resolve(keys.result);
+      };
+    };
+  }));
+  assert.deepEqual(consentKeys.sort(), ['enrolment', 'receipts:sample']);
   // The newest can still be undone by the user.
   await smallRows.nth(1).locator('[part~="undo-button"]').click();
   await waitFor(async () => (await smallRows.nth(1).getAttribute('data-undo')) === 'undone', 5000, 'the second row undone');

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, logRows, showLog,
+  confirmDialog, logRows, showLog, renderedTwice,
 } from './harness.mjs';
 
 let demo, relay, browser, page;
@@ -106,7 +106,7 @@ test('[UNDO-3] a script\'s click() on the button does nothing', async () => {
   assert.equal(env?.ok, true);
   const row = await newestRow("'script'");
   await row.locator('[part="undo-button"]').evaluate((button) => button.click());
-  await page.waitForTimeout(500);
+  await renderedTwice(page);
   assert.equal(await row.getAttribute('data-undo'), 'available');
   const { env: read } = await agent({ sql: 'select name from items where id = -1' });
   assert.deepEqual(read.results[0].rows, [['script']]);
@@ -127,6 +127,8 @@ test('[UNDO-2] a later change of the database: the dialog says it goes too; や�
   const dialog = confirmDialog(page);
   const approve = dialog.getByRole('button', { name: '元に戻す', exact: true });
   await approve.waitFor({ timeout: 15_000 });
+  // The dialog says the later change goes too, naming it.
+  assert.match(await dialog.locator('[part~="body"]').textContent(), /あとの変更も元に戻ります: sql_run_query \(\d\d:\d\d(:\d\d)?\)/);
   await dialog.getByRole('button', { name: 'やめる' }).click();
   await waitFor(async () => (await page.locator('ai-ops-confirm dialog[open]').count()) === 0, 5000, 'the dialog to close');
   assert.equal(await firstRow.getAttribute('data-undo'), 'available');

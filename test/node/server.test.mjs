@@ -13,7 +13,8 @@ import { APP_ROUTES, TOKEN_PLACEHOLDER, startServer } from '../../playground/ser
 /** Raw HTTP request (no URL normalisation, any Host header). */
 function send(port, { method = 'GET', path = '/', headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+    // Named as the browser names it: http://localhost:<port> (127.0.0.1 is sent there, UV-4).
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...headers } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -126,6 +127,15 @@ describe('playground server: static files', () => {
       assert.doesNotMatch(res.body.toString(), /<title>home/);
     }
     assert.equal((await send(server.port, { path: '/index.html', headers: { host: `localhost:${server.port}` } })).status, 200);
+  });
+
+  it('[UV-4] the same server named by its address (Host 127.0.0.1:<port>) answers every path with a redirect to http://localhost:<port>, the runner included', async () => {
+    for (const [method, path] of [['GET', '/'], ['GET', '/sql/?doc=a'], ['HEAD', '/sample/'], ['POST', '/__runner/info']]) {
+      const res = await send(server.port, { method, path, headers: { host: `127.0.0.1:${server.port}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      assert.equal(res.status, 308, `${method} ${path}`);
+      assert.equal(res.headers.location, `http://localhost:${server.port}${path}`);
+      assert.doesNotMatch(res.body.toString(), /<title>|"ok"/);
+    }
   });
 
   it('[RUNNER] the token replaces the placeholder in the app document at / and each tool path only, never cached', async () => {

@@ -615,4 +615,18 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     await op.finishExecute();
     expect(parse(await c)).to.deep.equal({ ok: true, path: 'c' });
   });
+
+  it('[SHAPE-1] the runtime lends out no writable store: sessions are read through getState/subscribe only', () => {
+    const { aiOps } = setup();
+    const session = aiOps.provideOperations('demo', definitions());
+    expect(Object.keys(aiOps.sessions).sort()).to.deep.equal(['getSnapshot', 'getState', 'subscribe']);
+    expect('setState' in aiOps.sessions).to.equal(false);
+    expect(aiOps.sessions.getState()).to.deep.equal([session]);
+    let heard = 0;
+    const off = aiOps.sessions.subscribe(() => heard++);
+    aiOps.provideOperations('more', []);
+    off();
+    expect(heard).to.equal(1);
+    expect(aiOps.sessions.getState().map((s) => s.tool)).to.deep.equal(['demo', 'more']);
+  });
 });

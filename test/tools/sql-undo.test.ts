@@ -99,8 +99,8 @@ describe('the SQL undo journal in the engine worker (the data directory, byte fo
       const call = await first.run(`update items set price = price + 1; delete from items where id < 100; drop table items;
         create table other (a serial primary key, b text); insert into other (b) select 'x' from generate_series(1, 500);
         create index on other (b); truncate other; checkpoint;`);
-      expect(call.ok && call.undo).to.not.equal(null);
-      if (!call.ok || !call.undo) return;
+      // A call that failed or handed no step fails here, never returns early as if it passed.
+      if (!call.ok || !call.undo) throw new Error(`the call handed no undo step: ${JSON.stringify(call)}`);
       expect(differences(before, await first.files()).length, 'the call changed files').to.be.greaterThan(0);
       const restored = await first.restore(call.undo.segment);
       expect(differences(before, entriesOf(restored.files))).to.deep.equal([]);

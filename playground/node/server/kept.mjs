@@ -65,7 +65,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { createChangeFeed } from './change-feed.mjs';
-import { MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES, MAX_TREE_ENTRIES, isText, matchesExcludePattern } from './workspace.mjs';
+import { MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES, MAX_TREE_ENTRIES, isText, matchesExcludePattern } from './rules.mjs';
 
 /** A token younger than this (ctime against the look, ms) is not trusted: the file is read again. */
 export const TRUST_MARGIN_MS = 1000;

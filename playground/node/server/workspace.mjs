@@ -8,23 +8,10 @@ import { chmod, chown, lstat, mkdir, mkdtemp, open, readdir, readlink, realpath,
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { createKeptFiles } from './kept.mjs';
+import { EXCLUDES, MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES, MAX_TREE_ENTRIES, isText, matchesExcludePattern } from './rules.mjs';
 
-/** Largest file (bytes) that is read, written and "saved": 1 MiB. */
-export const MAX_FILE_BYTES = 1024 * 1024;
+export { EXCLUDES, MAX_FILE_BYTES, MAX_SNAPSHOT_BYTES, MAX_TREE_ENTRIES, isText, matchesExcludePattern };
 
-/** Most entries a tree listing returns; the rest is cut and `truncated` is set. */
-export const MAX_TREE_ENTRIES = 10_000;
-
-/**
- * The not-saved-files rule. A path is excluded when one of its directory segments is named by a
- * pattern (`node_modules/` matches `node_modules` at any depth and everything below it), or when
- * it is a file over `maxFileBytes` or not UTF-8 text.
- */
-export const EXCLUDES = Object.freeze({
-  patterns: Object.freeze(['node_modules/', '.git/']),
-  maxFileBytes: MAX_FILE_BYTES,
-  textOnly: true,
-});
 
 /** Files the fresh workspace starts with. */
 export const SAMPLE_PROJECT = Object.freeze({
@@ -107,32 +94,6 @@ export async function removeWorkspace(base) {
   await rm(base, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/**
- * True when the relative path `path` is covered by one of the directory patterns.
- * @param {string} path workspace-relative, `/`-separated
- * @param {'file'|'directory'} kind
- * @param {readonly string[]} [patterns]
- */
-export function matchesExcludePattern(path, kind, patterns = EXCLUDES.patterns) {
-  const segments = path.split('/');
-  // A file's own name never matches a directory pattern; a directory's does.
-  const dirs = kind === 'directory' ? segments : segments.slice(0, -1);
-  return patterns.some((pattern) => pattern.endsWith('/') && dirs.includes(pattern.slice(0, -1)));
-}
-
-/**
- * UTF-8 text test shared by read and the tree: no NUL byte and valid UTF-8.
- * With `partial` the buffer is a prefix, so a multi-byte character cut at its end is allowed.
- */
-export function isText(buffer, { partial = false } = {}) {
-  if (buffer.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(buffer, { stream: partial });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Directory opens: never through a link (a link is resolved by hand, see `openParent`). */
 const DIR_FLAGS = fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW;
@@ -467,8 +428,6 @@ export async function listTree(workspace, { limit = MAX_TREE_ENTRIES } = {}) {
   return { entries, truncated };
 }
 
-/** Most bytes of text a snapshot carries (the page's undo budget, UNDO-4); past it the snapshot is cut. */
-export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
 /** The version token of a text: the SHA-256 of its UTF-8 bytes (equal tokens, equal files). */
 export function textVersion(contents) {
