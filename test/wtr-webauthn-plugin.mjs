@@ -39,9 +39,19 @@ function firefoxWebauthn(port) {
     protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true,
     isUserVerified: verified, isUserConsenting: present,
   });
-  return async ({ action, authenticatorId, ...payload }) => {
+  /** The test page (web-test-runner session) whose authenticators these are. */
+  let owner;
+  return async ({ action, authenticatorId, ...payload }, sessionId) => {
     connection ??= connectMarionette(port);
     const marionette = await connection;
+    // Firefox's authenticators are browser-wide: what an earlier test file left (a test that failed
+    // before removing its own) would answer this file's requests. Files run one at a time.
+    if (owner !== sessionId) {
+      for (const left of new Set(current.values())) await marionette.send('WebAuthn:RemoveVirtualAuthenticator', { authenticatorId: left }).catch(() => {});
+      current.clear();
+      settings.clear();
+      owner = sessionId;
+    }
     const id = current.get(authenticatorId) ?? authenticatorId;
     switch (action) {
       case 'add': {
@@ -107,7 +117,7 @@ export function webauthnPlugin({ marionettePort } = {}) {
       if (command !== 'webauthn') return undefined;
       if (session.browser.name === 'Firefox') {
         if (!firefox) throw new Error('webauthn in Firefox needs the plugin given its Marionette port');
-        return firefox(payload);
+        return firefox(payload, session.id);
       }
       const cdp = await cdpOf(session);
       const { action, authenticatorId } = payload;
