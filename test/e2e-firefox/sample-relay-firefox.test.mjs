@@ -25,8 +25,9 @@ const anyFreePort = () => new Promise((resolve, reject) => {
 
 before(async () => {
   demo = await startDemo();
-  // Not the default 9333, which another run's relay may hold: the widget scans 9333–9348.
-  relay = await startRelay({ origin: demo.origin, port: await freePort(9340, 9348) });
+  // The sample page asks the default port (9333) and its widget scans on to 9348: the first free
+  // one is the one it finds first (the sample page has no option for another port).
+  relay = await startRelay({ origin: demo.origin, port: await freePort() });
   const marionettePort = await anyFreePort();
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -63,11 +64,16 @@ const sampleNames = async () => (await listedNames(relay.client)).filter((n) => 
 /** Whether the page's confirmation dialog is open. */
 const dialogOpen = () => page.$eval('ai-ops-confirm', (el) => !!el.shadowRoot?.querySelector('dialog')?.open);
 
-/** Clicks a part of the dialog like a person (a trusted click through the protocol). */
+/**
+ * Clicks a part of the dialog like a person (a trusted click through the protocol), once the
+ * button takes a pointer press: SAFE-7's guard keeps it `aria-disabled` for 750 ms after the dialog
+ * appears, and a press before then is ignored.
+ */
 async function clickDialog(part) {
   await waitFor(dialogOpen, 15_000, 'the confirmation dialog');
-  const button = await page.waitForSelector(`ai-ops-confirm >>> [part~="${part}"]`, { visible: true });
-  await button.click();
+  const selector = `ai-ops-confirm >>> [part~="${part}"]`;
+  await page.waitForSelector(`${selector}:not([aria-disabled])`, { visible: true });
+  await (await page.$(selector)).click();
 }
 
 const logRowTexts = () => page.$$eval('ai-ops-log >>> [role="log"] > *', (rows) => rows.map((row) => row.textContent.replace(/\s+/g, ' ').trim()));
