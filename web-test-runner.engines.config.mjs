@@ -103,6 +103,13 @@ export default {
   testsFinishTimeout: 20 * 60 * 1000,
   browserStartTimeout: 60000,
   testFramework: { config: { timeout: 20000 } },
+  // The test pages as a page author is told to serve them (README, "Browser engines"): keyed by
+  // origin. Firefox keys by site without the header, and the runtime then refuses to load the
+  // WebMCP polyfill, which would refuse every call (src/model-context.ts).
+  middleware: [(context, next) => {
+    context.set('Origin-Agent-Cluster', '?1');
+    return next();
+  }],
   plugins: [webauthnPlugin({ marionettePort }), reactEsmPlugin(), aiOpsEntriesPlugin(), esbuildPlugin({ ts: true, tsx: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: [engine === 'firefox' ? firefox() : webkit()],
 };
