@@ -17,12 +17,13 @@ import { runStages } from './test-totals.mjs';
 export const AGENT_SUITES = ['attack-agents.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs'];
 
 /**
- * The e2e suites that prove the relay's real-time behaviour, not the browser's WebMCP: the 55 s
- * operation and the confirmation's 50 s through the relay's and widget's raised timeouts
- * (`sample-relay`, `relay-confirm`). The page reaches the relay through the same widget in both
- * browser modes (the relay reads `navigator.modelContextTesting`, which ai-ops provides in both),
- * so a second run waits the same minutes to prove the same timers; they run once, in the plain run.
- * What differs with the browser's own WebMCP is proven by the other suites' second run.
+ * The e2e suites whose minutes prove real-time relay behaviour, not the browser's WebMCP: a 55 s
+ * operation and the confirmation's 40–50 s waits through the relay's and widget's raised timeouts
+ * (`sample-relay`, `relay-confirm`: ≈ 2 and ≈ 4 min). Those timers are the widget's, the relay
+ * process's and the confirmation queue's, the same in both browser modes; what the browser's own
+ * WebMCP changes is how the widget reaches the page's tools (ai-ops's own testing surface instead of
+ * the polyfill's), which the other relay suites prove in their second run (relay-switch, relay-tabs,
+ * relay-safe, batch-relay, …). So these run once, in the plain run.
  */
 export const RELAY_TIME_SUITES = ['relay-confirm.test.mjs', 'sample-relay.test.mjs'];
 
