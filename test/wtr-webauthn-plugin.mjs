@@ -111,6 +111,21 @@ export function webauthnPlugin({ marionettePort } = {}) {
     }
     return cdp;
   };
+  /**
+   * The authenticators each test page added and has not removed. Chromium allows one internal
+   * authenticator per browser: one a failed test file left (its page not yet gone) would refuse the
+   * next file's, so a page's first 'add' removes those of the pages before it (files run one at a time).
+   * @type {Map<string, Set<string>>}
+   */
+  const added = new Map();
+  const removeLeftovers = async (sessionId) => {
+    for (const [other, ids] of added) {
+      if (other === sessionId) continue;
+      const cdp = await sessions.get(other)?.catch(() => null);
+      for (const authenticatorId of ids) await cdp?.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }).catch(() => {});
+      added.delete(other);
+    }
+  };
   return {
     name: 'ai-ops-webauthn',
     async executeCommand({ command, payload = {}, session }) {
@@ -122,16 +137,21 @@ export function webauthnPlugin({ marionettePort } = {}) {
       const cdp = await cdpOf(session);
       const { action, authenticatorId } = payload;
       switch (action) {
-        case 'add':
-          return cdp.send('WebAuthn.addVirtualAuthenticator', {
+        case 'add': {
+          await removeLeftovers(session.id);
+          const made = await cdp.send('WebAuthn.addVirtualAuthenticator', {
             options: {
               protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true,
               isUserVerified: payload.isUserVerified ?? true,
               automaticPresenceSimulation: payload.automaticPresenceSimulation ?? true,
             },
           });
+          added.set(session.id, (added.get(session.id) ?? new Set()).add(made.authenticatorId));
+          return made;
+        }
         case 'remove':
           await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+          added.get(session.id)?.delete(authenticatorId);
           return {};
         case 'verified':
           await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: payload.isUserVerified });

@@ -22,9 +22,13 @@ const recordingLoader = () => {
   return { loads, loader };
 };
 
-/** This window, but for `originAgentCluster`. */
+/**
+ * A page keyed by site without WebMCP of its own: `originAgentCluster` false and a document without
+ * `modelContext` (this file also runs in the Chromium whose document has its own, WEBMCP=1, where
+ * the polyfill is not what registers the tools).
+ */
 const windowKeyedBySite = () => ({
-  document: window.document,
+  document: { baseURI: window.location.href, modelContext: undefined, querySelector: () => null },
   location: window.location,
   navigator: window.navigator,
   originAgentCluster: false,
