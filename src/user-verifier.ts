@@ -193,7 +193,9 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
         user: { id: random(16), name: `ai-ops@${hostname}`, displayName: 'ai-ops' },
         challenge: random(32),
         pubKeyCredParams: SUPPORTED_ALGORITHMS.map((alg) => ({ type: 'public-key' as const, alg })),
-        authenticatorSelection: { authenticatorAttachment: 'platform', residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+        // No `authenticatorAttachment`: Firefox on Linux refuses `'platform'` outright (NotAllowedError,
+        // measured), and a security key or a phone's passkey verifies the person as well (UV-4).
+        authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
         attestation: 'none',
         timeout: timeoutMs + BROWSER_TIMEOUT_SLACK_MS,
       },
