@@ -4,9 +4,9 @@
  * double reading).
  * @module
  */
-import type { LogEntry } from '../src/operation-log.js';
+import type { LogEntry } from '../../src/operation-log.js';
 import { badgeText, rowName } from './log-row.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** One thing said: keyed by its row, so the same words for a new row are said again. */
 export interface Announcement {

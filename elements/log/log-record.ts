@@ -6,12 +6,12 @@
  * @module
  */
 import { html, nothing, type ReactiveControllerHost } from 'lit';
-import { auditFileName, auditRecord } from '../src/audit-export.js';
-import type { Clock } from '../src/clock.js';
-import type { LogEntry } from '../src/operation-log.js';
-import { describeError } from '../src/result.js';
-import type { UserVerifier } from '../src/user-verifier.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { auditFileName, auditRecord } from '../../src/audit-export.js';
+import type { Clock } from '../../src/clock.js';
+import type { LogEntry } from '../../src/operation-log.js';
+import { describeError } from '../../src/result.js';
+import type { UserVerifier } from '../../src/user-verifier.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** What the record needs from its log element. */
 export interface RecordSource {

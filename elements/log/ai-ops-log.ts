@@ -6,16 +6,16 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { LogEntry, OperationLog } from '../src/operation-log.js';
-import { AiOpsPanel } from './ai-ops-panel.js';
-import { AiOpsLogVisibilityChangeEvent } from './events.js';
+import type { LogEntry, OperationLog } from '../../src/operation-log.js';
+import { AiOpsPanel } from '../internal/ai-ops-panel.js';
+import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
 import { RelayConnect } from './log-connect.js';
 import { LogRecord } from './log-record.js';
 import { renderFull, renderLine } from './log-row.js';
 import { logStyles } from './log-styles.js';
 import { RowUndo } from './log-undo.js';
-import { StoreController } from './store-controller.js';
+import { StoreController } from '../internal/store-controller.js';
 
 /** How long after a change the log renders (see `scheduleUpdate`). */
 const RENDER_DELAY_MS = 16;

@@ -5,14 +5,14 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { TimerHandle } from '../src/clock.js';
-import type { ConfirmationRequest, ConfirmationState } from '../src/confirmation-queue.js';
-import { AiOpsPanel } from './ai-ops-panel.js';
-import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from './events.js';
+import type { TimerHandle } from '../../src/clock.js';
+import type { ConfirmationRequest, ConfirmationState } from '../../src/confirmation-queue.js';
+import { AiOpsPanel } from '../internal/ai-ops-panel.js';
+import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from '../internal/events.js';
 import { PointerGuardController } from './pointer-guard.js';
-import { StoreController } from './store-controller.js';
-import { formatTime } from './format.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { StoreController } from '../internal/store-controller.js';
+import { formatTime } from '../internal/format.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** The title and summary of the user's own undo, in the element's strings (UNDO-2). */
 function undoContent(request: ConfirmationRequest, text: AiOpsStrings): { title: string; summary: string } {

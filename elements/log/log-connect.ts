@@ -7,10 +7,10 @@
  * @module
  */
 import { html, nothing, type ReactiveControllerHost } from 'lit';
-import { relayConnectionText } from '../src/connection-text.js';
-import { describeError } from '../src/result.js';
-import type { ReadableStore } from '../src/store.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { relayConnectionText } from '../../src/connection-text.js';
+import { describeError } from '../../src/result.js';
+import type { ReadableStore } from '../../src/store.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** What the log's connection part reads of the runtime. */
 export interface RelayConnectSource {
