@@ -2,28 +2,18 @@
  * `<ai-ops-confirm>`: the page's confirmation dialog (CONF-1..CONF-9).
  * @module
  */
-import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { repeat } from 'lit/directives/repeat.js';
-import type { TimerHandle } from '../../src/clock.js';
 import type { ConfirmationRequest, ConfirmationState } from '../../src/confirmation-queue.js';
 import { AiOpsPanel } from '../internal/ai-ops-panel.js';
 import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineReason } from '../internal/events.js';
-import { PointerGuardController } from './pointer-guard.js';
 import { StoreController } from '../internal/store-controller.js';
-import { formatTime } from '../internal/format.js';
-import { fillString, type AiOpsStrings } from '../internal/strings.js';
-
-/** The title and summary of the user's own undo, in the element's strings (UNDO-2). */
-function undoContent(request: ConfirmationRequest, text: AiOpsStrings): { title: string; summary: string } {
-  const { later, edited } = request.undo!;
-  const changes = later.map((row) => fillString(text.confirmUndoLaterRow, { name: row.name, time: formatTime(row.time) }).join(''));
-  if (edited) changes.push(text.confirmUndoEdited);
-  return {
-    title: fillString(text.confirmUndoTitle, { name: request.name }).join(''),
-    summary: fillString(text.confirmUndoLater, { changes: changes.join(text.confirmUndoSeparator) }).join(''),
-  };
-}
+import { BatchSeenController } from './batch-seen.js';
+import { confirmStyles } from './confirm-styles.js';
+import { GUARDED_ACTIONS, renderRequest, type ConfirmView } from './confirm-templates.js';
+import { CountdownController } from './countdown.js';
+import { DismissController } from './dismiss.js';
+import { PointerGuardController } from './pointer-guard.js';
 
 /**
  * How long the action button ignores pointer input after a dialog appears (SAFE-7), as browsers'
@@ -92,172 +82,7 @@ export const POINTER_GUARD_MS = 750;
  * <ai-ops-confirm></ai-ops-confirm>
  */
 export class AiOpsConfirm extends AiOpsPanel {
-  static override styles = [...AiOpsPanel.styles, css`
-    :host {
-      display: contents;
-    }
-    dialog {
-      width: calc(100vw - 2rem);
-      max-width: var(--ai-ops-dialog-width, 34rem);
-      max-height: calc(100vh - 2rem);
-      padding: 0;
-      border: 1px solid var(--_border);
-      border-radius: calc(var(--_radius) * 1.5);
-      background: var(--_surface);
-      color: var(--_text);
-      box-shadow: 0 12px 32px rgb(0 0 0 / 0.25);
-    }
-    dialog::backdrop {
-      background: var(--ai-ops-backdrop, rgb(0 0 0 / 0.45));
-    }
-    .panel {
-      display: flex;
-      flex-direction: column;
-      gap: 0.75rem;
-      padding: 1.25rem;
-    }
-    h2 {
-      margin: 0;
-      font-size: 1.0625rem;
-      line-height: 1.4;
-      overflow-wrap: anywhere;
-    }
-    h2:focus {
-      outline: none;
-    }
-    .body p {
-      margin: 0 0 0.5rem;
-      line-height: 1.6;
-      overflow-wrap: anywhere;
-    }
-    code {
-      padding: 0.05rem 0.3rem;
-      border-radius: 4px;
-      background: var(--_subtle);
-    }
-    details summary {
-      cursor: pointer;
-    }
-    details pre {
-      max-height: 16rem;
-      margin: 0.5rem 0 0;
-      padding: 0.5rem;
-      overflow: auto;
-      border: 1px solid var(--_border);
-      border-radius: var(--_radius);
-      background: var(--_subtle);
-      white-space: pre-wrap;
-      overflow-wrap: anywhere;
-    }
-    .skip {
-      display: inline-flex;
-      align-items: center;
-      gap: 0.5rem;
-      cursor: pointer;
-    }
-    .skip input {
-      margin: 0;
-    }
-    /* Always in the tree, so that the words put in it are announced (UV-7). */
-    .status {
-      margin: 0;
-    }
-    .actions {
-      display: flex;
-      flex-wrap: wrap;
-      justify-content: flex-end;
-      align-items: center;
-      gap: 0.5rem;
-    }
-    /* UV-9: what the ticked box makes the approval grant, read right after the button it changes. */
-    .choice {
-      flex-basis: 100%;
-      margin: 0;
-      text-align: end;
-      font-size: 0.875em;
-    }
-    button {
-      display: inline-flex;
-      align-items: center;
-      gap: 0.4rem;
-      min-height: 2.25rem;
-      padding: 0.4rem 1rem;
-    }
-    button.action {
-      border-color: var(--_danger);
-      background: var(--_danger);
-      color: var(--_on-danger);
-    }
-    button:disabled, button[aria-disabled='true'] {
-      cursor: default;
-    }
-    button.action[aria-disabled='true'] {
-      opacity: 0.6;
-    }
-    .automation {
-      padding: 0.5rem 0.75rem;
-      border-left: 3px solid var(--_danger);
-      border-radius: var(--_radius);
-      background: var(--_subtle);
-    }
-    button.cancel:disabled {
-      color: var(--_muted);
-    }
-    .spinner {
-      width: 0.875rem;
-      height: 0.875rem;
-      border: 2px solid currentColor;
-      border-right-color: transparent;
-      border-radius: 50%;
-      animation: spin 0.8s linear infinite;
-    }
-    @keyframes spin {
-      to {
-        transform: rotate(360deg);
-      }
-    }
-    .batch-count {
-      margin: 0;
-      font-weight: 600;
-    }
-    .batch-count:empty {
-      display: none;
-    }
-    .batch {
-      max-height: 14rem;
-      margin: 0;
-      padding: 0;
-      overflow: auto;
-      list-style: none;
-      border: 1px solid var(--_border);
-      border-radius: var(--_radius);
-    }
-    .batch li {
-      padding: 0.4rem 0.6rem;
-      border-top: 1px solid var(--_border);
-    }
-    .batch li:first-child {
-      border-top: none;
-    }
-    .batch summary {
-      overflow-wrap: anywhere;
-    }
-    .batch .meta {
-      color: var(--_muted);
-    }
-    .batch li p {
-      margin: 0.4rem 0 0;
-    }
-    .hint {
-      margin: 0;
-      color: var(--_muted);
-    }
-    @media (prefers-reduced-motion: reduce) {
-      .spinner {
-        animation: none;
-      }
-    }
-  `];
+  static override styles = [...AiOpsPanel.styles, confirmStyles];
 
   // No decorators: esbuild's decorator helper would land in a chunk the switch loads (PKG-4).
   static override properties: PropertyDeclarations = {
@@ -291,6 +116,14 @@ export class AiOpsConfirm extends AiOpsPanel {
   automated?: boolean;
 
   private readonly queue = new StoreController<ConfirmationState>(this);
+  private readonly seen = new BatchSeenController(this, { clock: () => this.clock, listed: () => this.listed, ms: POINTER_GUARD_MS });
+  /** BATCH-1: the times left count down while calls are listed. */
+  private readonly countdown = new CountdownController(this, { clock: () => this.clock, counting: () => this.listed.length > 0 });
+  private readonly dismiss = new DismissController(this, {
+    dialog: () => this.dialog,
+    status: () => this.request?.status ?? null,
+    decline: (reason) => this.decline(reason),
+  });
   private readonly guard = new PointerGuardController(this, {
     clock: () => this.clock,
     ms: () => this.pointerGuardMs,
@@ -304,17 +137,8 @@ export class AiOpsConfirm extends AiOpsPanel {
   private skipChosen = false;
   /** The request the dialog shows, and in which status it was last rendered. */
   private shown: ConfirmationRequest | null = null;
-  /** A pointer press that started on the backdrop; a click counts only when it also ends there. */
-  private pressedOnBackdrop = false;
-  /** The calls listed under the dialog's as last rendered: 「すべて承認」 decides exactly these (BATCH-2). */
+  /** The calls listed under the dialog's, derived in willUpdate: 「すべて承認」 decides exactly these (BATCH-2). */
   private listed: readonly ConfirmationRequest[] = [];
-  /** Listed calls that have been on screen (scrolled into view, or opened) for 750 ms (BATCH-2, UV-11). */
-  private readonly seen = new Set<number>();
-  /** Listed calls on screen now, not yet for 750 ms: the timer that marks each seen. */
-  private readonly showing = new Map<number, TimerHandle>();
-  private observer: IntersectionObserver | null = null;
-  /** The once-a-second render of the times left (BATCH-1). */
-  private tick: unknown = null;
 
   /** The request the dialog shows, or null while closed. */
   get request(): ConfirmationRequest | null {
@@ -324,6 +148,7 @@ export class AiOpsConfirm extends AiOpsPanel {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     this.queue.setStore(this.runtime.confirmations);
+    this.listed = this.request ? this.queue.value!.queued : [];
     const id = this.request?.id ?? null;
     // A new dialog is about to appear (updated() shows it in this same task): its guard starts now.
     // UV-9, UV-11: a changed decision re-arms the guard too — the list 「すべて承認」 would decide.
@@ -343,158 +168,30 @@ export class AiOpsConfirm extends AiOpsPanel {
     return this.automated ?? globalThis.navigator?.webdriver === true;
   }
 
-  /** True once every listed call has been on screen: only then is 「すべて承認」 offered (BATCH-2). */
-  private get allSeen(): boolean {
-    return this.listed.every((r) => this.seen.has(r.id));
-  }
-
   protected override render() {
     const request = this.request;
-    this.listed = request ? this.queue.value!.queued : [];
     return html`
       <dialog
         part="dialog"
         aria-labelledby=${request ? 'title' : nothing}
-        @cancel=${this.onCancelEvent}
-        @close=${this.onClose}
+        @cancel=${this.dismiss.onCancel}
+        @close=${this.dismiss.onClose}
         @pointerdown=${this.onPointerDown}
-        @click=${this.onDialogClick}
-      >${request ? keyed(request.id, this.renderRequest(request)) : nothing}</dialog>
+        @click=${this.dismiss.onClick}
+      >${request ? keyed(request.id, renderRequest(this.view(request))) : nothing}</dialog>
     `;
   }
 
-  private renderRequest(request: ConfirmationRequest) {
-    const { text } = this;
-    const { content } = request;
-    const running = request.status === 'running';
-    // UV-7: while the OS prompt is up, the action waits and やめる still declines.
-    const verifying = request.status === 'verifying';
-    const required = request.verification === 'required';
-    // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
-    const byUser = request.by === 'user';
-    const { title, summary } = byUser && request.undo ? undoContent(request, text) : content;
-    return html`
-      <div class="panel">
-        <h2 id="title" part="title" tabindex="-1">${title}</h2>
-        <div class="body" part="body">
-          <p>${fillString(byUser ? text.confirmUndoBy : text.confirmCalledBy, { name: html`<code part="operation">${request.name}</code>` })}</p>
-          <p>${summary}</p>
-          <p>${byUser ? text.confirmUndoFinal : content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
-          ${required ? html`<p class="automation" part="verification-notice">${text.confirmVerificationRequired}</p>`
-            : this.isAutomated ? html`<p class="automation" part="automation-notice">${text.confirmAutomated}</p>` : nothing}
-          ${content.detail === undefined ? nothing : html`
-            <details part="detail">
-              <summary>${text.confirmDetail}</summary>
-              <pre tabindex="0">${content.detail}</pre>
-            </details>`}
-        </div>
-        ${byUser ? nothing : html`<label class="skip" part="skip">
-          <input type="checkbox" part="checkbox" ?disabled=${running || verifying} @change=${this.onSkipChange} />${text.confirmSkipFuture}
-        </label>`}
-        <p class="status" part="verification-status" role="status">${verifying ? text.confirmVerifying : ''}</p>
-        <div class="actions" part="actions">
-          <button type="button" class="cancel" part="button cancel-button" autofocus ?disabled=${running}
-            @click=${this.onCancelClick}>${text.confirmCancel}</button>
-          <button type="button" class="action" part="button action-button" ?disabled=${running}
-            aria-disabled=${(this.guard.active || verifying) && !running ? 'true' : nothing}
-            aria-busy=${running || verifying ? 'true' : nothing} @click=${this.onAction}>${running || verifying
-              ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`
-              : content.actionLabel}</button>
-          ${this.skipChosen && !byUser ? html`<p class="choice" part="skip-choice">${text.confirmSkipChosen}</p>` : nothing}
-        </div>
-        ${this.renderBatch(request)}
-      </div>
-    `;
-  }
-
-  /**
-   * BATCH-1, BATCH-2: the count (a live region, in the tree while empty too, so a change is
-   * announced), the labelled list of the calls behind the dialog's, and the two batch buttons after
-   * the dialog's own in the tab order.
-   */
-  private renderBatch(request: ConfirmationRequest) {
-    const { text, listed } = this;
-    const count = listed.length;
-    const now = this.clock.now();
-    const waiting = request.status === 'waiting';
-    const offered = this.allSeen;
-    return html`
-      <p class="batch-count" id="batch-count" part="batch-count" role="status">${count ? fillString(text.confirmBatchCount, { count: String(count) }).join('') : ''}</p>
-      ${count ? html`
-        <ul class="batch" part="batch-list" aria-labelledby="batch-count">${repeat(listed, (r) => r.id, (r) => html`
-          <li part="batch-item" data-id=${r.id}><details @toggle=${(e: Event) => this.onItemToggle(r.id, e)}>
-            <summary><code>${r.name}</code> ${r.by === 'user' && r.undo ? undoContent(r, text).summary : r.content.summary}
-              <span class="meta">(${fillString(text.confirmBatchMeta, { tool: r.tool, seconds: String(Math.max(0, Math.ceil((r.expiresAt - now) / 1000))) }).join('')})</span></summary>
-            <p><strong>${r.by === 'user' && r.undo ? undoContent(r, text).title : r.content.title}</strong></p>
-            <p>${r.by === 'user' ? text.confirmUndoFinal : r.content.undoable ? text.confirmUndoable : text.confirmIrreversible}</p>
-            ${r.content.detail === undefined ? nothing : html`<pre tabindex="0">${r.content.detail}</pre>`}
-          </details></li>`)}
-        </ul>
-        ${offered ? nothing : html`<p class="hint" id="batch-hint" part="batch-hint">${text.confirmApproveAllHint}</p>`}
-        <div class="actions" part="batch-actions">
-          <button type="button" class="approve-all" part="button approve-all-button" ?disabled=${!waiting}
-            aria-disabled=${waiting && (this.guard.active || !offered) ? 'true' : nothing}
-            aria-describedby=${offered ? nothing : 'batch-hint'} @click=${this.onApproveAll}>${text.confirmApproveAll}</button>
-          <button type="button" class="decline-all" part="button decline-all-button" ?disabled=${!waiting}
-            aria-disabled=${waiting && this.guard.active ? 'true' : nothing} @click=${this.onDeclineAll}>${text.confirmDeclineAll}</button>
-        </div>` : nothing}
-    `;
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.observer?.disconnect();
-    this.observer = null;
-    for (const id of [...this.showing.keys()]) this.stopShowing(id);
-    this.stopTick();
-  }
-
-  private stopTick(): void {
-    if (this.tick !== null) this.clock.clearTimeout(this.tick as never);
-    this.tick = null;
-  }
-
-  /**
-   * BATCH-2, UV-11: a listed item counts as seen once it has stayed in view (inside the list's
-   * scroll box) or open for SAFE-7's 750 ms: an item that flashes by, or that a program opens and
-   * approves in the same moment, is not approvable yet.
-   */
-  private watchItems(): void {
-    const items = [...this.renderRoot.querySelectorAll<HTMLElement>('.batch li')];
-    const ids = new Set(this.listed.map((r) => r.id));
-    for (const id of this.seen) if (!ids.has(id)) this.seen.delete(id);
-    for (const id of [...this.showing.keys()]) if (!ids.has(id)) this.stopShowing(id);
-    if (typeof IntersectionObserver !== 'function') return;
-    this.observer ??= new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        const id = Number((entry.target as HTMLElement).dataset.id);
-        if (entry.isIntersecting) this.startShowing(id);
-        else if (!(entry.target.querySelector('details')?.open)) this.stopShowing(id);
-      }
-    }, { threshold: 0.5 });
-    for (const item of items) if (!this.seen.has(Number(item.dataset.id))) this.observer.observe(item);
-  }
-
-  /** The item `id` is in view (or open): seen once that has lasted {@link POINTER_GUARD_MS}. */
-  private startShowing(id: number): void {
-    if (this.seen.has(id) || this.showing.has(id)) return;
-    this.showing.set(id, this.clock.setTimeout(() => {
-      this.showing.delete(id);
-      this.seen.add(id);
-      const item = this.renderRoot.querySelector(`.batch li[data-id="${id}"]`);
-      if (item) this.observer?.unobserve(item);
-      this.requestUpdate();
-    }, POINTER_GUARD_MS));
-  }
-
-  private stopShowing(id: number): void {
-    if (!this.showing.has(id)) return;
-    this.clock.clearTimeout(this.showing.get(id));
-    this.showing.delete(id);
-  }
-
-  private onItemToggle(id: number, event: Event): void {
-    if ((event.target as HTMLDetailsElement).open) this.startShowing(id);
+  /** What the templates draw; their handlers run with this element as `this` (Lit binds them to the host). */
+  private view(request: ConfirmationRequest): ConfirmView {
+    return {
+      text: this.text, request, automated: this.isAutomated, guarded: this.guard.active, skipChosen: this.skipChosen,
+      listed: this.listed, allSeen: this.seen.allSeen, now: this.clock.now(),
+      on: {
+        skipChange: this.onSkipChange, cancel: this.onCancelClick, action: this.onAction,
+        approveAll: this.onApproveAll, declineAll: this.onDeclineAll, itemToggle: (id: number, e: Event) => this.seen.toggled(id, e),
+      },
+    };
   }
 
   override connectedCallback(): void {
@@ -509,14 +206,6 @@ export class AiOpsConfirm extends AiOpsPanel {
     const { dialog } = this;
     const previous = this.shown;
     this.shown = request;
-    this.watchItems();
-    // BATCH-1: the times left count down while calls are listed.
-    if (request && this.listed.length) {
-      this.tick ??= this.clock.setTimeout(() => {
-        this.tick = null;
-        this.requestUpdate();
-      }, 1000);
-    } else this.stopTick();
     if (!request) {
       if (dialog.open) dialog.close();
       return;
@@ -579,7 +268,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     const request = this.request;
     // As the action button: a trusted event, past SAFE-7's guard, and only once every listed call was on screen.
     if (!request || request.status !== 'waiting' || !event.isTrusted || !this.listed.length) return;
-    if (!this.guard.allows(event) || !this.allSeen) return;
+    if (!this.guard.allows(event) || !this.seen.allSeen) return;
     const ids = this.batchIds(request);
     // The queue's batch decisions live in the on-demand part, loaded since a request exists (PKG-4).
     void this.runtime.onDemand().then((parts) => parts.queue.approveAll(ids));
@@ -592,39 +281,10 @@ export class AiOpsConfirm extends AiOpsPanel {
     void this.runtime.onDemand().then((parts) => parts.queue.declineAll(ids));
   }
 
-  /** Esc: the dialog closes only when the queue says so (CONF-4, CONF-6). */
-  private onCancelEvent(event: Event): void {
-    event.preventDefault();
-    this.decline('escape');
-  }
-
-  /**
-   * The browser closed the dialog without the queue saying so (a second Esc without user
-   * activation in between is not cancelable): decline a waiting request, re-open a running one.
-   */
-  private onClose(): void {
-    const request = this.request;
-    if (!request || this.dialog.open) return;
-    if (request.status === 'running') this.dialog.showModal();
-    else this.decline('escape');
-  }
-
-  private isOnBackdrop(event: MouseEvent): boolean {
-    if (event.target !== this.dialog) return false;
-    const box = this.dialog.getBoundingClientRect();
-    return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
-  }
-
   private onPointerDown(event: PointerEvent): void {
-    this.pressedOnBackdrop = this.isOnBackdrop(event);
+    this.dismiss.pressed(event);
     // SAFE-7 guards the action and both batch buttons (BATCH-4).
-    this.guard.pressed(event.composedPath().some((node) => node instanceof Element && /^(action|approve-all|decline-all)$/.test(node.className)));
-  }
-
-  private onDialogClick(event: MouseEvent): void {
-    const onBackdrop = this.pressedOnBackdrop && this.isOnBackdrop(event);
-    this.pressedOnBackdrop = false;
-    if (onBackdrop) this.decline('backdrop');
+    this.guard.pressed(event.composedPath().some((node) => node instanceof HTMLElement && GUARDED_ACTIONS.has(node.dataset.action ?? '')));
   }
 }
 
