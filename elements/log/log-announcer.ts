@@ -4,6 +4,7 @@
  * double reading).
  * @module
  */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { LogEntry } from '../../src/operation-log.js';
 import { badgeText, rowName } from './log-row.js';
 import { fillString, type AiOpsStrings } from '../internal/strings.js';
@@ -14,15 +15,37 @@ export interface Announcement {
   readonly text: string;
 }
 
-/** Keeps which row was said last; a plain class, the element renders what it answers. */
-export class LogAnnouncer {
+/** What the announcer reads from its log before each render. */
+export interface AnnouncerSource {
+  /** The rows shown in this update. */
+  rows(): readonly LogEntry[];
+  /** The rows are out of the accessibility tree (the panel is collapsed, the log visible). */
+  collapsed(): boolean;
+  text(): AiOpsStrings;
+}
+
+/**
+ * Keeps which row was said last; before each render (after the host's `willUpdate`) it decides what
+ * the live region says, and the element renders `current`.
+ * @example
+ * private readonly announcer = new LogAnnouncer(this, { rows: () => this.rows, collapsed: () => !this.open, text: () => this.text });
+ * html`<div role="status">${this.announcer.current?.text}</div>`;
+ */
+export class LogAnnouncer implements ReactiveController {
   /** The newest row already said (or seen in the open panel). */
   private saidId = 0;
   /** What the live region says now. */
   current: Announcement | null = null;
 
-  /** Called before each render with the rows shown; `collapsed`: the rows are out of the accessibility tree. */
-  update(rows: readonly LogEntry[], collapsed: boolean, text: AiOpsStrings): void {
+  constructor(host: ReactiveControllerHost, private readonly source: AnnouncerSource) {
+    host.addController(this);
+  }
+
+  hostUpdate(): void {
+    const { source } = this;
+    const rows = source.rows();
+    const collapsed = source.collapsed();
+    const text = source.text();
     const last = rows.at(-1);
     if (!last || last.id <= this.saidId) return;
     this.saidId = last.id;
