@@ -115,6 +115,9 @@ export class AiOpsConfirm extends AiOpsPanel {
    */
   automated?: boolean;
 
+  // Each part of the dialog is its own module: its styles (confirm-styles), templates (confirm-templates),
+  // which listed calls were on screen (batch-seen), the times left (countdown), Esc and backdrop
+  // (dismiss) and SAFE-7's guard (pointer-guard). The element holds the request and decides.
   private readonly queue = new StoreController<ConfirmationState>(this);
   private readonly seen = new BatchSeenController(this, { clock: () => this.clock, listed: () => this.listed, ms: POINTER_GUARD_MS });
   /** BATCH-1: the times left count down while calls are listed. */
