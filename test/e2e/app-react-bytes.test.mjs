@@ -47,7 +47,7 @@ function reachedBySwitchPath(inputs, metafile) {
   }
   return new Set([...seen].filter(isAiOpsOrLit));
 }
-const LOG_OR_DIALOG = /^elements\/ai-ops-(log|confirm)\.ts$/;
+const LOG_OR_DIALOG = /^elements\/(log|confirm)\/ai-ops-(log|confirm)\.ts$/;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = join(root, 'test/e2e/fixtures/react-minimal');
