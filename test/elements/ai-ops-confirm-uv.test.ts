@@ -6,9 +6,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';

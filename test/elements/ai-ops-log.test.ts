@@ -1,7 +1,7 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { createStore } from '../../src/store.js';

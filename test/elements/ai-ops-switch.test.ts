@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendMouse, resetMouse } from '@web/test-runner-commands';
 import '../../elements/define.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
-import { setAiOpsStrings } from '../../elements/strings.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
+import { setAiOpsStrings } from '../../elements/internal/strings.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
 import {
