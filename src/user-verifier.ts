@@ -14,7 +14,7 @@
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
-import { ENROLMENT_KEY, createIndexedDbConsentStore, createMemoryConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
+import { ENROLMENT_KEY, defaultConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -168,9 +168,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const win: Window & { PublicKeyCredential?: typeof PublicKeyCredential } = options.window ?? window;
   const consent = options.consent ?? 'auto';
   const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
-  const origin = win.location.origin;
-  const hostname = win.location.hostname;
-  const store = options.store ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
+  const { origin, hostname } = win.location;
+  const store = options.store ?? defaultConsentStore(win);
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 

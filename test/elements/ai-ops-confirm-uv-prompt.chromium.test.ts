@@ -7,9 +7,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
 

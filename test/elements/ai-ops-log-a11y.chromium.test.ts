@@ -4,7 +4,7 @@
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import { a11ySnapshot } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn, until } from './helpers.js';
 
 await loadAiOpsElements();

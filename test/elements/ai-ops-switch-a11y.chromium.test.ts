@@ -4,7 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { a11ySnapshot, sendMouse, resetMouse } from '@web/test-runner-commands';
 import '../../elements/define.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { permissionKey } from '../../src/permission-store.js';
 import {
   centerOf, cleanupRuntimes, fakeModelContext, createTestRuntime, MemoryStorage, statusReached, testOperations, textOf, turnOn,

@@ -6,9 +6,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
 import { createMemoryConsentStore } from '../../src/consent-store.js';
