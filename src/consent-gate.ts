@@ -11,8 +11,8 @@ import type { Clock } from './clock.js';
 import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
 import type { ConsentStore } from './consent-store.js';
 import type { PermissionStore } from './permission-store.js';
-import { AUTOMATED_NEEDS_VERIFICATION, STORED_ON_UNVERIFIED, refusalText, unverifiedMessage } from './consent-words.js';
-import { CoolingDown, VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
+import { AUTOMATED_NEEDS_VERIFICATION, CoolingDown, STORED_ON_UNVERIFIED, refusalText, unverifiedMessage } from './consent-words.js';
+import { VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
  * The receipts kept for a tool's current switch period (UV-3, UV-9), in the consent store under

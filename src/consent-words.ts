@@ -4,7 +4,14 @@
  * decides; this only words it.
  * @module
  */
-import { CoolingDown, VerificationRefused, isIpLiteral, type RefusalReason } from './user-verifier.js';
+import { VerificationRefused, isIpLiteral, type RefusalReason } from './user-verifier.js';
+
+/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
+export class CoolingDown extends VerificationRefused {
+  constructor(readonly leftMs: number) {
+    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
+  }
+}
 
 /** UV-4's first sentence where the browser says a program drives it (AGENT-3's wording, UV-2). */
 export const AUTOMATED_NEEDS_VERIFICATION =

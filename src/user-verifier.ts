@@ -47,13 +47,6 @@ export class VerificationRefused extends Error {
   }
 }
 
-/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
-export class CoolingDown extends VerificationRefused {
-  constructor(readonly leftMs: number) {
-    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
-  }
-}
-
 /** The page's verifier. */
 export interface UserVerifier {
   /** This page's origin, as descriptions carry it. */
