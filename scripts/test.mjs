@@ -45,8 +45,8 @@ const nodeReporters = (progress) => ['--test-reporter=tap', '--test-reporter-des
  * After the builds, two lanes run side by side (scripts/test-totals.mjs, `lane`): the browser
  * suites, which compute (web-test-runner in Chromium, Firefox ESR and WebKitGTK, one browser at a
  * time), beside the Node suites, whose e2e tests mostly wait on relays, timers and real time. The
- * lanes share nothing: each web-test-runner serves on its own port, each e2e test starts its own
- * servers and relay on free ports.
+ * browsers lane starts no relay: every suite with one (a page's widget scans the relay ports
+ * 9333–9348, so two at once could find each other's) runs in the Node lane, one after another.
  */
 export const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'], timeLimitMs: 10 * MINUTE },
@@ -69,12 +69,6 @@ export const stages = [
   // fails its stage.
   { name: 'browser, Firefox', cmd: ['node', 'scripts/wtr-engine.mjs', 'firefox'], count: 'wtr', engine: 'Firefox ESR', lane: 'browsers', timeLimitMs: 15 * MINUTE },
   { name: 'browser, WebKit', cmd: ['node', 'scripts/wtr-engine.mjs', 'webkit'], count: 'wtr', engine: 'WebKitGTK', lane: 'browsers', timeLimitMs: 10 * MINUTE },
-  // The sample page through the real relay and MCP client, in Firefox (the polyfill's path there).
-  {
-    name: 'e2e, Firefox',
-    cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-firefox.jsonl'), '--test-concurrency=1', 'test/e2e-firefox/'],
-    count: 'tap', progress: 'build/test-progress/e2e-firefox.jsonl', engine: 'Firefox ESR', lane: 'browsers', timeLimitMs: 10 * MINUTE,
-  },
   {
     name: 'node',
     cmd: ['node', '--test', ...nodeReporters('build/test-progress/node.jsonl'), '--test-concurrency=1', 'test/scripts/', 'test/node/', 'test/e2e/', 'test/consumers/'],
@@ -91,6 +85,14 @@ export const stages = [
         .filter((f) => f.endsWith('.test.mjs') && !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f)).sort().map((f) => `test/e2e/${f}`)],
     env: { AI_OPS_BROWSER_MODE: 'webmcp' },
     count: 'tap', progress: 'build/test-progress/e2e-webmcp.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 40 * MINUTE,
+  },
+  // The sample page through the real relay and MCP client, in Firefox (the polyfill's path there).
+  // In the Node lane, after the other end-to-end suites: a page's relay widget scans the ports
+  // 9333–9348, so two suites with relays at once could find each other's.
+  {
+    name: 'e2e, Firefox',
+    cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-firefox.jsonl'), '--test-concurrency=1', 'test/e2e-firefox/'],
+    count: 'tap', progress: 'build/test-progress/e2e-firefox.jsonl', engine: 'Firefox ESR', lane: 'node', timeLimitMs: 10 * MINUTE,
   },
 ];
 
