@@ -104,8 +104,12 @@ export interface ConsentGateOptions {
   automated: boolean;
 }
 
-/** The refusals that count towards UV-10's rest: a prompt that was up and gave nothing. */
-const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid', 'aborted']);
+/**
+ * The refusals that count towards UV-10's rest: the device's own "no" — cancelled, failed or timed
+ * out. Not `aborted`: the page itself ended the request (the user turned the switch off or pressed
+ * やめる while it waited), which is the user's decision, not the device refusing.
+ */
+const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid']);
 
 /**
  * Creates the gate over the page's verifier.
