@@ -193,6 +193,8 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
       // A new period: the receipts of any earlier one go with it.
       skips.delete(tool);
       await store.set(receiptsKey(tool), { on } satisfies StoredReceipts);
+      // Turned off while the receipt was being kept: nothing is switched on after all.
+      if (signal?.aborted) return store.delete(receiptsKey(tool));
       permission.enable(enabledUntil);
       periods.set(tool, enabledUntil);
       watch(tool, permission);
