@@ -11,23 +11,10 @@ import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { permissionKey } from '../../src/permission-store.js';
-import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
 
 await loadAiOpsElements();
 
-const device = {
-  id: '',
-  async add(present = true) {
-    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
-  },
-  async present(enabled: boolean) {
-    await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });
-  },
-  async remove() {
-    if (this.id) await executeServerCommand('webauthn', { action: 'remove', authenticatorId: this.id });
-    this.id = '';
-  },
-};
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 

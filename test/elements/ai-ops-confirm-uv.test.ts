@@ -15,23 +15,10 @@ import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { receiptsKey } from '../../src/consent-gate.js';
 import { AUTOMATED_NEEDS_VERIFICATION } from '../../src/consent-words.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
-import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
 
 await loadAiOpsElements();
 
-const device = {
-  id: '',
-  async add(present = true) {
-    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
-  },
-  async present(enabled: boolean) {
-    await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });
-  },
-  async remove() {
-    if (this.id) await executeServerCommand('webauthn', { action: 'remove', authenticatorId: this.id });
-    this.id = '';
-  },
-};
 
 /**
  * What an absent user's prompt ends as, per engine: Chromium's virtual authenticator leaves it

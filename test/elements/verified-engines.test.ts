@@ -8,26 +8,10 @@ import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { createMemoryConsentStore } from '../../src/consent-store.js';
-import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, until, userDevice as device } from './helpers.js';
 
 await loadAiOpsElements();
 
-const device = {
-  id: '',
-  async add(present = true) {
-    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
-  },
-  async present(enabled: boolean) {
-    await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });
-  },
-  async credentials() {
-    return ((await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: this.id })) as { credentials: { signCount: number }[] }).credentials;
-  },
-  async remove() {
-    if (this.id) await executeServerCommand('webauthn', { action: 'remove', authenticatorId: this.id });
-    this.id = '';
-  },
-};
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
