@@ -392,8 +392,8 @@ test('[issue-36 totals] npm test runs the element suites in Firefox ESR and WebK
   assert.equal(byName['browser, Firefox'].engine, 'Firefox ESR');
   assert.deepEqual(byName['browser, WebKit'].cmd, ['node', 'scripts/wtr-engine.mjs', 'webkit']);
   assert.equal(byName['browser, WebKit'].engine, 'WebKitGTK');
-  assert.ok(byName['e2e, Firefox'].cmd.includes('test/e2e-firefox/'));
-  assert.equal(byName['e2e, Firefox'].engine, 'Firefox ESR');
+  const firefoxE2e = npmTestStages.filter((s) => s.name.startsWith('e2e, Firefox'));
+  assert.ok(firefoxE2e.length > 0 && firefoxE2e.every((s) => s.cmd.some((c) => c.startsWith('test/e2e-firefox/')) && s.engine === 'Firefox ESR'));
   for (const stage of npmTestStages.filter((s) => s.count)) assert.ok(stage.engine, `${stage.name} names its engine`);
   for (const stage of npmTestStages.filter((s) => !s.count)) assert.equal(stage.lane, undefined, `${stage.name} (a build) runs before the lanes`);
 });
