@@ -158,13 +158,13 @@ describe('verified consent in the elements (UV)', () => {
   it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
     await device.add(true);
     const { aiOps, consentStore } = await setup();
-    const verifier = (await aiOps.onDemand()).consent.verifier!;
+    const verification = aiOps.capabilities.getState()!.verification!;
     const log = await fixture<AiOpsLog>(html`<ai-ops-log .aiOps=${aiOps}></ai-ops-log>`);
     await log.updateComplete;
     await sendMouse({ type: 'click', position: centerOf(part(log, 'panel-summary')!) });
     await until(() => !!part(log, 'verification-key'), 'the key line');
     await log.updateComplete;
-    expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verifier.fingerprint()}`);
+    expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verification.fingerprint()}`);
     // A script's click does nothing; the user's click asks the device, then removes the record.
     part(log, 'unenrol-button')!.click();
     expect(await consentStore.get(ENROLMENT_KEY)).to.not.equal(undefined);

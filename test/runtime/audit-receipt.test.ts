@@ -14,7 +14,7 @@ import { describeCall, signedInputOf } from '../../src/log-entry.js';
 import { formatValue, DETAIL_CHARS } from '../../src/log-format.js';
 import { explainReceipt, verifyReceipt } from '../../src/verify.js';
 import { makeKey, makeReceipt, type SyntheticKey } from '../helpers/synthetic-assertion.mjs';
-import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryStorage, decide, flush } from './helpers.js';
 
 /** A verifier that applies and signs every description with the user's key, for real; it keeps what it signed. */
 class SigningVerifier implements UserVerifier {
@@ -62,7 +62,8 @@ async function setup() {
   await session.turnOn();
   for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await flush();
   expect(session.getState().status).to.equal('on');
-  const queue = (await aiOps.onDemand()).queue;
+  // The dialog's view of the queue and the user's decisions, as the page's elements have them.
+  const queue = { ...aiOps.confirmations, ...decide(aiOps) };
   return { aiOps, clock, verifier, session, queue, written };
 }
 
