@@ -4,7 +4,7 @@
  * with its `strings` property (a partial object merged over the defaults).
  * @module
  */
-import { aiOpsStringsStore, switchStrings, type AiOpsStrings } from './strings-store.js';
+import { aiOpsStringsStore, setAiOpsStrings, switchStrings, type AiOpsStrings } from './strings-store.js';
 
 export type { AiOpsStrings } from './strings-store.js';
 
@@ -19,6 +19,16 @@ export { aiOpsStringsStore, setAiOpsStrings } from './strings-store.js';
  */
 export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   ...switchStrings,
+  consentAutomated: 'このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。',
+  consentUnavailable: 'このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。',
+  consentOrigin: 'このアドレスでは本人確認を使えません。{origin} で開いてください。',
+  consentOriginByName: 'このアドレスでは本人確認を使えません。IP アドレスではなく、名前のついたアドレス (https://…) で開いてください。',
+  consentCancelled: '本人確認が取り消されたため、オンにしませんでした。',
+  consentTimeout: '本人確認に時間内に答えがなかったため、オンにしませんでした。',
+  consentInvalid: '本人確認の結果を確かめられなかったため、オンにしませんでした。',
+  consentAborted: '本人確認が中断されました。',
+  consentCooldown: '本人確認が続けて完了しなかったため、{seconds} 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。',
+  consentStoredOnUnverified: '保存されていた「オン」には確かめられる本人確認の記録がないため、オフのままにしました。もう一度オンにしてください。',
   confirmCalledBy: 'AI のエージェントが、操作 {name} を呼び出しました。',
   confirmIrreversible: 'この操作は元に戻せません。',
   confirmUndoable: 'この操作は「元に戻す」で戻せます。',
@@ -73,6 +83,12 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   statusDeclined: '中止',
   statusFailure: '失敗',
 });
+
+// The switch words consent's refusals (UV-4) from these once they loaded, with the dialog and the
+// log: added to its defaults here (not in strings-store.ts, which loads with it, PKG-4), and the
+// page's own strings set again, unchanged, so every element renders with them.
+Object.assign(switchStrings, defaultAiOpsStrings);
+setAiOpsStrings(aiOpsStringsStore.getState());
 
 /**
  * The strings an element shows: defaults, then the page-wide ones, then the element's own.
