@@ -13,10 +13,20 @@ import { inputDigest, type ConsentDescription, type Receipt } from '../../src/co
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { VerificationRefused, createWebAuthnVerifier, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
 import { createConsentGate, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, switchKey, SWITCH_TTL_MS, type StoredReceipts } from '../../src/consent-gate.js';
-import { AUTOMATED_NEEDS_VERIFICATION, refusalText, whereToOpen } from '../../src/consent-words.js';
+import { refusalNotice, whereToOpen, type ConsentNotice } from '../../src/consent-words.js';
+import { defaultAiOpsStrings } from '../../elements/strings.js';
+import { failureText } from '../../elements/strings-store.js';
 import { DECLINED } from '../../src/pipeline.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
+
+/** AGENT-3's first sentence of a refusal, in the default (Japanese) strings. */
+const AUTOMATED_NEEDS_VERIFICATION = defaultAiOpsStrings.consentAutomated;
+/** What the switch shows under it for `session`'s state, in the default strings (UV-4). */
+const underSwitch = (session: ToolSession) => failureText(defaultAiOpsStrings, session.getState())!;
+/** The sentence of a notice, in the default strings. */
+const refusalText = (error: unknown, automated: boolean, href?: string) =>
+  failureText(defaultAiOpsStrings, { error: null, reason: refusalNotice(error, automated, href) as ConsentNotice })!;
 import { executeServerCommand } from '@web/test-runner-commands';
 import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, deleteConsentDatabase, flush, readConsentDatabase, decide } from './helpers.js';
 
@@ -185,7 +195,9 @@ describe('verified consent (UV)', () => {
       await session.turnOn();
       await settled(session);
       expect(session.getState().status, reason).to.equal('off');
-      const error = session.getState().error!;
+      const error = underSwitch(session);
+      // The developer's message is English, the person's sentence the strings' (issue 37).
+      expect(session.getState().error, reason).to.match(/^ai-ops: consent refused \(consent\w+\): [ -~]+$/);
       expect(error.startsWith(`${AUTOMATED_NEEDS_VERIFICATION} `), reason).to.equal(true);
       expect(error, reason).to.contain(expected[reason]);
       // In the page's language throughout: no English tail (issue 34).
@@ -203,8 +215,8 @@ describe('verified consent (UV)', () => {
       await session.turnOn();
       await settled(session);
       expect(session.getState().status, reason).to.equal('off');
-      expect(session.getState().error, reason).to.equal(refusalText(new VerificationRefused(reason, reason), false));
-      expect(session.getState().error, reason).to.not.contain(AUTOMATED_NEEDS_VERIFICATION).and.not.contain('プログラム');
+      expect(underSwitch(session), reason).to.equal(refusalText(new VerificationRefused(reason, reason), false));
+      expect(underSwitch(session), reason).to.not.contain(AUTOMATED_NEEDS_VERIFICATION).and.not.contain('プログラム');
       expect(storage.length, reason).to.equal(0);
     }
   });
@@ -242,8 +254,8 @@ describe('verified consent (UV)', () => {
       await session.turnOn();
       await settled(session);
       expect(session.getState().status, String(automated)).to.equal('off');
-      expect(session.getState().error, String(automated)).to.contain('このアドレスでは本人確認を使えません。');
-      expect(session.getState().error!.includes(AUTOMATED_NEEDS_VERIFICATION), String(automated)).to.equal(automated);
+      expect(underSwitch(session), String(automated)).to.contain('このアドレスでは本人確認を使えません。');
+      expect(underSwitch(session).includes(AUTOMATED_NEEDS_VERIFICATION), String(automated)).to.equal(automated);
       expect(storage.length).to.equal(0);
       expect(consentStore.values.size).to.equal(0);
       expect(loader.modelContext.tools.size).to.equal(0);
@@ -258,7 +270,7 @@ describe('verified consent (UV)', () => {
     await flush();
     await settled(session);
     expect(session.getState().status).to.equal('off');
-    expect(session.getState().error).to.contain('本人確認');
+    expect(underSwitch(session)).to.contain('本人確認');
     expect(storage.getItem(permissionKey('notes'))).to.equal(null);
     expect(loader.modelContext.tools.size).to.equal(0);
   });
@@ -522,7 +534,7 @@ describe('verified consent (UV)', () => {
     await flush();
     await settled(session);
     expect(session.getState().status).to.equal('off');
-    expect(session.getState().error).to.contain('本人確認の記録がない');
+    expect(underSwitch(session)).to.contain('本人確認の記録がない');
     expect(loader.modelContext.tools.size).to.equal(0);
     expect(storage.getItem(permissionKey('notes'))).to.equal(null);
     storage.setItem(permissionKey('notes'), value);
@@ -564,7 +576,7 @@ describe('verified consent (UV)', () => {
     await session.turnOn();
     await settled(session);
     expect(session.getState().status).to.equal('off');
-    expect(session.getState().error).to.contain('本人確認が続けて完了しなかったため、50 秒のあいだ本人確認を求めません。');
+    expect(underSwitch(session)).to.contain('本人確認が続けて完了しなかったため、50 秒のあいだ本人確認を求めません。');
     expect(verifier.asked).to.have.length(3);
     // 60 s after the second refusal: the switch-on and the dialog ask again.
     clock.advance(COOLDOWN_MS - 10_000);
