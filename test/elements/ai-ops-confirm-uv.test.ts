@@ -155,7 +155,7 @@ describe('verified consent in the elements (UV)', () => {
     await until(() => next.getState().status === 'off' && next.getState().error !== null, 'the switch-on refused', 5000);
     expect(input.checked).to.equal(false);
     expect(next.getState().reason?.code).to.equal('consentTimeout');
-    expect(failureText(defaultAiOpsStrings, next.getState())).to.equal('本人確認に時間内に答えがなかったため、オンにしませんでした。');
+    expect(failureText(defaultAiOpsStrings, next.getState())).to.equal('本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。');
   });
 
   it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
@@ -328,7 +328,7 @@ describe('verified consent in the elements (UV)', () => {
     await press();
     await until(() => !!part(sw, 'alert'), 'the alert');
     await sw.updateComplete;
-    expect(textOf(part(sw, 'alert-body'))).to.contain('本人確認が続けて完了しなかったため、60 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。');
+    expect(textOf(part(sw, 'alert-body'))).to.contain('本人確認が続けて完了しなかったため、60 秒のあいだ本人確認を求めません。その後でもう一度始めてください。');
     expect(input.checked).to.equal(false);
     clock.advance(60_000);
     await press();

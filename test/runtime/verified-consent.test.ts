@@ -183,9 +183,9 @@ describe('verified consent (UV)', () => {
 
   it('[UV-4] a refused verification under automation leaves the switch off, says why and what to do after AGENT-3\'s sentence, and stores nothing', async () => {
     const expected: Record<string, string> = {
-      cancelled: '本人確認が取り消されたため、オンにしませんでした。',
-      timeout: '本人確認に時間内に答えがなかったため、オンにしませんでした。',
-      invalid: '本人確認の結果を確かめられなかったため、オンにしませんでした。',
+      cancelled: '本人確認が取り消されたため、AI からの操作を始めませんでした。',
+      timeout: '本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。',
+      invalid: '本人確認の結果を確かめられなかったため、AI からの操作を始めませんでした。',
       origin: 'このアドレスでは本人確認を使えません。',
       unavailable: 'セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。',
     };
