@@ -14,8 +14,8 @@
  */
 // Exactly the root entry's names (`ai-ops`), so that a page moves between the two unchanged.
 export * from '../src/index.js';
-export { AiOpsSwitch } from './ai-ops-switch.js';
+export { AiOpsSwitch } from './switch/ai-ops-switch.js';
 export { defineAiOpsElements, loadAiOpsElements } from './define.js';
-export { aiOpsContext } from './context.js';
-export { setAiOpsStrings } from './strings-store.js';
-export type { AiOpsStrings } from './strings.js';
+export { aiOpsContext } from './internal/context.js';
+export { setAiOpsStrings } from './internal/strings-store.js';
+export type { AiOpsStrings } from './internal/strings.js';

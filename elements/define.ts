@@ -7,12 +7,12 @@
  * @module
  */
 import { whenOnDemand } from '../src/runtime.js';
-import { AiOpsSwitch } from './ai-ops-switch.js';
+import { AiOpsSwitch } from './switch/ai-ops-switch.js';
 
 /** The tags defined on demand, each with the import that brings its class. */
 const onDemand = {
-  'ai-ops-confirm': () => import('./ai-ops-confirm.js').then((m) => m.AiOpsConfirm),
-  'ai-ops-log': () => import('./ai-ops-log.js').then((m) => m.AiOpsLog),
+  'ai-ops-confirm': () => import('./confirm/ai-ops-confirm.js').then((m) => m.AiOpsConfirm),
+  'ai-ops-log': () => import('./log/ai-ops-log.js').then((m) => m.AiOpsLog),
 } as const;
 
 /** Tag names of every ai-ops element, the switch first. */

@@ -10,13 +10,13 @@
  * customElements.define('my-ai-ops-switch', MySwitch);
  * @module
  */
-import { AiOpsConfirm } from './ai-ops-confirm.js';
-import { AiOpsLog } from './ai-ops-log.js';
-import { AiOpsSwitch } from './ai-ops-switch.js';
+import { AiOpsConfirm } from './confirm/ai-ops-confirm.js';
+import { AiOpsLog } from './log/ai-ops-log.js';
+import { AiOpsSwitch } from './switch/ai-ops-switch.js';
 
-export { AiOpsElement } from './ai-ops-element.js';
+export { AiOpsElement } from './internal/ai-ops-element.js';
 export { AiOpsSwitch, AiOpsConfirm, AiOpsLog };
-export type { AiOpsLogMode } from './ai-ops-log.js';
+export type { AiOpsLogMode } from './log/ai-ops-log.js';
 
 /**
  * Tag names and their classes, to define them under a registry of the page's own.
@@ -28,14 +28,14 @@ export const aiOpsElements = {
   'ai-ops-log': AiOpsLog,
 } as const;
 
-export { aiOpsContext } from './context.js';
-export { StoreController } from './store-controller.js';
+export { aiOpsContext } from './internal/context.js';
+export { StoreController } from './internal/store-controller.js';
 export {
   AiOpsSwitchChangeEvent, AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent,
-} from './events.js';
+} from './internal/events.js';
 export type {
   AiOpsSwitchChangeDetail, AiOpsConfirmApproveDetail, AiOpsConfirmDeclineDetail, AiOpsDeclineReason,
   AiOpsLogVisibilityChangeDetail,
-} from './events.js';
-export { defaultAiOpsStrings, setAiOpsStrings, resolveAiOpsStrings, aiOpsStringsStore, fillString } from './strings.js';
-export type { AiOpsStrings } from './strings.js';
+} from './internal/events.js';
+export { defaultAiOpsStrings, setAiOpsStrings, resolveAiOpsStrings, aiOpsStringsStore, fillString } from './internal/strings.js';
+export type { AiOpsStrings } from './internal/strings.js';

@@ -10,10 +10,10 @@
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { AiOps } from '../src/runtime.js';
-import type { AiOpsConfirm } from './ai-ops-confirm.js';
-import type { AiOpsLog, AiOpsLogMode } from './ai-ops-log.js';
-import type { AiOpsSwitch } from './ai-ops-switch.js';
-import type { AiOpsStrings } from './strings.js';
+import type { AiOpsConfirm } from './confirm/ai-ops-confirm.js';
+import type { AiOpsLog, AiOpsLogMode } from './log/ai-ops-log.js';
+import type { AiOpsSwitch } from './switch/ai-ops-switch.js';
+import type { AiOpsStrings } from './internal/strings.js';
 
 /** What every ai-ops tag takes besides the HTML attributes. */
 interface AiOpsElementProps {

@@ -14,14 +14,14 @@
  */
 import * as React from 'react';
 import type { ReadableStore } from '../src/store.js';
-import type { AiOpsConfirm as AiOpsConfirmElement } from './ai-ops-confirm.js';
-import type { AiOpsLog as AiOpsLogElement } from './ai-ops-log.js';
-import type { AiOpsSwitch as AiOpsSwitchElement } from './ai-ops-switch.js';
+import type { AiOpsConfirm as AiOpsConfirmElement } from './confirm/ai-ops-confirm.js';
+import type { AiOpsLog as AiOpsLogElement } from './log/ai-ops-log.js';
+import type { AiOpsSwitch as AiOpsSwitchElement } from './switch/ai-ops-switch.js';
 import './define.js';
 import './jsx.js'; // the JSX types of the raw tags come with the wrappers
 import type {
   AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent, AiOpsSwitchChangeEvent,
-} from './events.js';
+} from './internal/events.js';
 
 /** The props of a wrapper: the element's own properties, its events as `on*`, and HTML's attributes. */
 type WrapperProps<I extends HTMLElement, P extends keyof I, E extends Record<string, Event>> =

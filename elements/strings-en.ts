@@ -2,7 +2,7 @@
  * English strings, for pages in English and as an example of supplying a locale.
  * @module
  */
-import type { AiOpsStrings } from './strings.js';
+import type { AiOpsStrings } from './internal/strings.js';
 
 /**
  * The elements' strings in English.

@@ -17,12 +17,12 @@ export function collapseCss(text) {
     .trim();
 }
 
-/** The plugin: applies {@link collapseCss} to every `css\`…\`` literal of `elements/*.ts`. */
+/** The plugin: applies {@link collapseCss} to every `css\`…\`` literal of `elements/*.ts` and `elements/<component>/*.ts`. */
 export function cssLiteralsPlugin() {
   return {
     name: 'ai-ops-css-literals',
     setup(build) {
-      build.onLoad({ filter: /[\\/]elements[\\/][^\\/]+\.ts$/ }, async ({ path }) => {
+      build.onLoad({ filter: /[\\/]elements[\\/](?:[^\\/]+[\\/])?[^\\/]+\.ts$/ }, async ({ path }) => {
         const source = await readFile(path, 'utf8');
         const contents = source.replace(/\bcss`([^`$]*)`/g, (_, body) => `css\`${collapseCss(body)}\``);
         return { contents, loader: 'ts' };

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the tests and the demo need on a fresh Debian machine: Chromium, Go and Yaegi's
+# Installs what the tests and the demo need on a fresh Debian machine: Chromium, Firefox ESR and
+# WebKitGTK's driver with an X server for it (the element suites run in all three engines:
+# scripts/wtr-engine.mjs), Go and Yaegi's
 # source from Debian (no browser or toolchain download), bubblewrap (the Node runner's sandbox:
 # without it the runner runs no command), Noto CJK (without a Japanese font the playground's
 # Japanese UI renders as empty boxes, in screenshots too), Noto Color Emoji (without it the slides'
@@ -8,6 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 [ -x "${CHROME_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+[ -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ] || missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v go >/dev/null 2>&1 || missing+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/traefik/yaegi ] || missing+=(golang-github-traefik-yaegi-dev)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)

@@ -219,19 +219,45 @@ export function hungWtr(output) {
 }
 
 /**
- * Runs the stages in order and prints the total alone on the last line as `N passed, M failed`.
+ * Writes `text` through `write` with `[label] ` before each line (the lines of stages running side
+ * by side stay apart); keeps a partial line until its end arrives. `flush` writes what is left.
+ */
+function prefixed(write, label) {
+  let partial = '';
+  const put = (text) => {
+    partial += text;
+    const lines = partial.split('\n');
+    partial = lines.pop();
+    if (lines.length) write(lines.map((line) => `[${label}] ${line}\n`).join(''));
+  };
+  put.flush = () => {
+    if (partial) write(`[${label}] ${partial}\n`);
+    partial = '';
+  };
+  return put;
+}
+
+/**
+ * Runs the stages and prints the total alone on the last line as `N passed, M failed`, after one
+ * line per engine (`per engine: Chromium 5 passed, 0 failed; Firefox ESR …`) counting the stages
+ * that name their `engine`.
+ *
+ * Order: stages run one after another, except a run of consecutive stages that name a `lane`: those
+ * lanes run side by side (a suite that mostly waits beside one that computes), the stages of one
+ * lane in order; their printed lines start with `[stage name] `. Each stage keeps its own time limit.
+ *
  * A stage without `count` (a build) stops the run when it fails: nothing can be tested without it.
  * A stage with `coverage` (an lcov path) has that report removed before it starts and read after
  * it ends, each folder under `min` % and each of `coverageFolders` missing from it counting as one
  * failure. A stage with `timeLimitMs` (see stageTimeLimitMs) is killed with every process it started
  * when it runs longer; what it was running is named from `progress` (a file written by
  * scripts/test-progress.mjs, removed before the stage starts) or from its output. Ctrl-C (SIGINT)
- * or SIGTERM stops the stage running and the run, and the total still prints.
- * @param {Array<{name: string, cmd: string[], env?: object, count?: 'tap' | 'wtr', coverage?: string, coverageFolders?: string[], timeLimitMs?: number, progress?: string}>} stages
+ * or SIGTERM stops the stages running and the run, and the total still prints.
+ * @param {Array<{name: string, cmd: string[], env?: object, count?: 'tap' | 'wtr', coverage?: string, coverageFolders?: string[], timeLimitMs?: number, progress?: string, engine?: string, lane?: string}>} stages
  * @param {{cwd?: string, min?: number, allowed?: ReadonlyArray<object>, env?: object, killGraceMs?: number, out?: (text: string) => void, err?: (text: string) => void}} [options]
  *   `env` is where AI_OPS_TEST_TIME_SCALE is read (process.env); `killGraceMs` how long a stage
  *   has between SIGTERM and SIGKILL.
- * @returns {Promise<{passed: number, failed: number, broken: string[], last: string}>}
+ * @returns {Promise<{passed: number, failed: number, broken: string[], last: string, engines: Record<string, {passed: number, failed: number}>}>}
  * @example const { last } = await runStages([{ name: 'node', cmd: ['node', '--test', '--test-reporter=tap'], count: 'tap', timeLimitMs: 60_000 }]);
  */
 export async function runStages(stages, {
@@ -241,58 +267,98 @@ export async function runStages(stages, {
   let passed = 0;
   let failed = 0;
   const broken = [];
-  let current = null;
+  /** @type {Record<string, {passed: number, failed: number}>} */
+  const engines = {};
+  const running = new Set();
   let interrupted = null;
   // The stages run in their own process group (so that a hung one can be killed whole), which
   // takes them out of the terminal's: Ctrl-C reaches only this process and is passed on here.
-  const onSignal = (signal) => { interrupted = signal; current?.stop(); };
+  const onSignal = (signal) => {
+    interrupted = signal;
+    for (const each of running) each.stop();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+
+  /** Runs one stage and adds it to the totals; resolves true when the run must stop. */
+  async function runOne(stage, { sideBySide }) {
+    const stageOut = sideBySide ? prefixed(out, stage.name) : out;
+    const stageErr = sideBySide ? prefixed(err, stage.name) : err;
+    const engineNote = stage.engine ? ` [${stage.engine}]` : '';
+    out(`\n== ${stage.name}${engineNote}: ${stage.cmd.join(' ')}\n`);
+    const reportPath = stage.coverage ? resolve(cwd, stage.coverage) : null;
+    if (reportPath) rmSync(reportPath, { force: true });
+    const progressPath = stage.progress ? resolve(cwd, stage.progress) : null;
+    if (progressPath) {
+      rmSync(progressPath, { force: true });
+      mkdirSync(dirname(progressPath), { recursive: true });
+    }
+    const startedAt = Date.now();
+    const current = run(stage.cmd, { cwd, env: stage.env, out: stageOut, err: stageErr, limitMs: stageTimeLimitMs(stage, env), killGraceMs });
+    running.add(current);
+    const result = await current.done;
+    running.delete(current);
+    stageOut.flush?.();
+    stageErr.flush?.();
+    if (result.timedOut) {
+      const progress = progressPath ? readText(progressPath) : '';
+      result.hung = stage.count === 'wtr' ? hungWtr(result.output) : stage.count === 'tap' ? hungTap(progress, result.output, cwd) : '';
+    }
+    const total = stageTotal(stage, result, { allowed });
+    let stageFailed = total.failed;
+    if (total.broken) broken.push(total.broken);
+    if (reportPath && !interrupted) {
+      const coverage = checkCoverage({ path: reportPath, notBefore: startedAt, min, cwd, folders: stage.coverageFolders });
+      for (const line of coverage.lines) out(`${line}\n`);
+      broken.push(...coverage.broken);
+      stageFailed += coverage.broken.length;
+    }
+    passed += total.passed;
+    failed += stageFailed;
+    if (stage.engine) {
+      const each = (engines[stage.engine] ??= { passed: 0, failed: 0 });
+      each.passed += total.passed;
+      each.failed += stageFailed;
+    }
+    // How long each stage takes is what its time limit is set from (scripts/test.mjs); which
+    // engine it ran in and what it counted, so that each engine's share can be read.
+    const counted = stage.count ? `: ${total.passed} passed, ${stageFailed} failed` : '';
+    out(`== ${stage.name}${engineNote} took ${duration(Date.now() - startedAt)}${counted}\n`);
+    if (interrupted) {
+      broken.push(`interrupted (${interrupted}) in ${stage.name}`);
+      failed = Math.max(failed, 1);
+      return true;
+    }
+    return Boolean(total.broken && !stage.count);
+  }
+
   try {
-    for (const stage of stages) {
-      out(`\n== ${stage.name}: ${stage.cmd.join(' ')}\n`);
-      const reportPath = stage.coverage ? resolve(cwd, stage.coverage) : null;
-      if (reportPath) rmSync(reportPath, { force: true });
-      const progressPath = stage.progress ? resolve(cwd, stage.progress) : null;
-      if (progressPath) {
-        rmSync(progressPath, { force: true });
-        mkdirSync(dirname(progressPath), { recursive: true });
+    for (let i = 0; i < stages.length && !interrupted;) {
+      if (!stages[i].lane) {
+        if (await runOne(stages[i++], { sideBySide: false })) break;
+        continue;
       }
-      const startedAt = Date.now();
-      current = run(stage.cmd, { cwd, env: stage.env, out, err, limitMs: stageTimeLimitMs(stage, env), killGraceMs });
-      const result = await current.done;
-      current = null;
-      // How long each stage takes is what its time limit is set from (scripts/test.mjs).
-      out(`== ${stage.name} took ${duration(Date.now() - startedAt)}\n`);
-      if (result.timedOut) {
-        const progress = progressPath ? readText(progressPath) : '';
-        result.hung = stage.count === 'wtr' ? hungWtr(result.output) : stage.count === 'tap' ? hungTap(progress, result.output, cwd) : '';
-      }
-      const total = stageTotal(stage, result, { allowed });
-      passed += total.passed;
-      failed += total.failed;
-      if (total.broken) broken.push(total.broken);
-      if (reportPath && !interrupted) {
-        const coverage = checkCoverage({ path: reportPath, notBefore: startedAt, min, cwd, folders: stage.coverageFolders });
-        for (const line of coverage.lines) out(`${line}\n`);
-        broken.push(...coverage.broken);
-        failed += coverage.broken.length;
-      }
-      if (interrupted) {
-        broken.push(`interrupted (${interrupted}) in ${stage.name}`);
-        failed = Math.max(failed, 1);
-        break;
-      }
-      if (total.broken && !stage.count) break;
+      const lanes = new Map();
+      for (; i < stages.length && stages[i].lane; i++) lanes.set(stages[i].lane, [...(lanes.get(stages[i].lane) ?? []), stages[i]]);
+      const stops = await Promise.all([...lanes.values()].map(async (lane) => {
+        for (const stage of lane) {
+          if (interrupted) return true;
+          if (await runOne(stage, { sideBySide: lanes.size > 1 })) return true;
+        }
+        return false;
+      }));
+      if (stops.some(Boolean)) break;
     }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   if (broken.length) out(`\nfailed stages: ${broken.join(', ')}\n`);
+  const perEngine = Object.entries(engines).map(([name, each]) => `${name} ${each.passed} passed, ${each.failed} failed`);
+  if (perEngine.length) out(`\nper engine: ${perEngine.join('; ')}\n`);
   const last = `${passed} passed, ${failed} failed`;
   out(`\n${last}\n`);
-  return { passed, failed, broken, last };
+  return { passed, failed, broken, last, engines };
 }
 
 const readText = (path) => { try { return readFileSync(path, 'utf8'); } catch { return ''; } };

@@ -1,6 +1,6 @@
 // `npm test`: build the library (`npm run build`) and the playground the suites load, type-check,
-// the browser suites (web-test-runner in Debian Chromium, with the coverage threshold), then the
-// Node suites (servers, relay + MCP client end to end, the packed package in fresh consumer
+// then side by side the browser suites (web-test-runner in Debian Chromium with the coverage
+// threshold, then Firefox ESR and WebKitGTK) and the Node suites (servers, relay + MCP client end to end, the packed package in fresh consumer
 // projects, test/consumers/, and this script's own counting, test/scripts/). Prints the total alone
 // on the last line as `N passed, M failed`; how it counts (a cancelled, timed-out, skipped or todo
 // test, a broken stage, a stage that ran no test or outlived its time limit, and a missing or stale
@@ -16,6 +16,17 @@ import { runStages } from './test-totals.mjs';
  */
 export const AGENT_SUITES = ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs'];
 
+/**
+ * The e2e suites whose minutes prove real-time relay behaviour, not the browser's WebMCP: a 55 s
+ * operation and the confirmation's 40–50 s waits through the relay's and widget's raised timeouts
+ * (`sample-relay`, `relay-confirm`: ≈ 2 and ≈ 4 min). Those timers are the widget's, the relay
+ * process's and the confirmation queue's, the same in both browser modes; what the browser's own
+ * WebMCP changes is how the widget reaches the page's tools (ai-ops's own testing surface instead of
+ * the polyfill's), which the other relay suites prove in their second run (relay-switch, relay-tabs,
+ * relay-safe, batch-relay, …). So these run once, in the plain run.
+ */
+export const RELAY_TIME_SUITES = ['relay-confirm.test.mjs', 'sample-relay.test.mjs'];
+
 const MINUTE = 60_000;
 
 /**
@@ -26,10 +37,16 @@ const MINUTE = 60_000;
 const nodeReporters = (progress) => ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-progress.mjs', `--test-reporter-destination=${progress}`];
 
 /**
- * The stages of `npm test`, in order. Each has a time limit (`timeLimitMs`, times
- * AI_OPS_TEST_TIME_SCALE on a slow machine), generous on purpose: the whole run takes ≈ 34 min on
- * a 2-core machine shared by several runs, and no stage's limit is under 10 min. A hung test then
- * ends its stage, which counts as failed, and the run goes on to the total.
+ * The stages of `npm test`. Each has a time limit (`timeLimitMs`, times AI_OPS_TEST_TIME_SCALE on a
+ * slow machine), generous on purpose: no stage's limit is under 10 min. A hung test then ends its
+ * stage, which counts as failed, and the run goes on to the total. Each test stage names the
+ * `engine` its browser tests run in (the per-engine totals).
+ *
+ * After the builds, two lanes run side by side (scripts/test-totals.mjs, `lane`): the browser
+ * suites, which compute (web-test-runner in Chromium, Firefox ESR and WebKitGTK, one browser at a
+ * time), beside the Node suites, whose e2e tests mostly wait on relays, timers and real time. The
+ * browsers lane starts no relay: every suite with one (a page's widget scans the relay ports
+ * 9333–9348, so two at once could find each other's) runs in the Node lane, one after another.
  */
 export const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'], timeLimitMs: 10 * MINUTE },
@@ -39,28 +56,43 @@ export const stages = [
   // One group a stage: web-test-runner prints a progress line per group, and the count is read from
   // the stage's last one. Line coverage of src/ and elements/ must each be ≥ 90 %.
   {
-    name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage', '--group', 'default'], count: 'wtr',
+    name: 'browser', cmd: ['npx', 'web-test-runner', '--coverage', '--group', 'default'], count: 'wtr', engine: 'Chromium', lane: 'browsers',
     coverage: 'coverage/lcov.info', coverageFolders: ['src', 'elements'], timeLimitMs: 25 * MINUTE,
   },
   // The dialog as a person's browser shows it (navigator.webdriver false; AGENT-3).
-  { name: 'browser, not automated', cmd: ['npx', 'web-test-runner', '--group', 'person'], count: 'wtr', timeLimitMs: 10 * MINUTE },
+  { name: 'browser, not automated', cmd: ['npx', 'web-test-runner', '--group', 'person'], count: 'wtr', engine: 'Chromium', lane: 'browsers', timeLimitMs: 10 * MINUTE },
   // The runtime tests again in a browser with its own WebMCP (NAT-3; web-test-runner.config.mjs
   // refuses to start when that browser has no document.modelContext of its own).
-  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner', '--group', 'default'], env: { WEBMCP: '1' }, count: 'wtr', timeLimitMs: 25 * MINUTE },
+  { name: 'browser, WebMCP on', cmd: ['npx', 'web-test-runner', '--group', 'default'], env: { WEBMCP: '1' }, count: 'wtr', engine: 'Chromium', lane: 'browsers', timeLimitMs: 25 * MINUTE },
+  // The element suites in the two other engines (web-test-runner.engines.config.mjs); the script
+  // starts Xvfb and WebKitWebDriver for WebKitGTK and stops them. A browser that does not start
+  // fails its stage.
+  { name: 'browser, Firefox', cmd: ['node', 'scripts/wtr-engine.mjs', 'firefox'], count: 'wtr', engine: 'Firefox ESR', lane: 'browsers', timeLimitMs: 15 * MINUTE },
+  { name: 'browser, WebKit', cmd: ['node', 'scripts/wtr-engine.mjs', 'webkit'], count: 'wtr', engine: 'WebKitGTK', lane: 'browsers', timeLimitMs: 10 * MINUTE },
   {
     name: 'node',
     cmd: ['node', '--test', ...nodeReporters('build/test-progress/node.jsonl'), '--test-concurrency=1', 'test/scripts/', 'test/node/', 'test/e2e/', 'test/consumers/'],
-    count: 'tap', progress: 'build/test-progress/node.jsonl', timeLimitMs: 45 * MINUTE,
+    count: 'tap', progress: 'build/test-progress/node.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 45 * MINUTE,
   },
   // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs fails
   // the launch when that browser has no document.modelContext of its own).
-  // The agents' suites (AGENT_SUITES) always drive a Chromium with WebMCP on, so they run once, above.
+  // The agents' suites (AGENT_SUITES) always drive a Chromium with WebMCP on, and the relay's
+  // real-time proofs (RELAY_TIME_SUITES) do not depend on it, so they run once, above.
   {
     name: 'e2e, WebMCP on',
     cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-webmcp.jsonl'), '--test-concurrency=1',
-      ...readdirSync(new URL('../test/e2e', import.meta.url)).filter((f) => f.endsWith('.test.mjs') && !AGENT_SUITES.includes(f)).sort().map((f) => `test/e2e/${f}`)],
+      ...readdirSync(new URL('../test/e2e', import.meta.url))
+        .filter((f) => f.endsWith('.test.mjs') && !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f)).sort().map((f) => `test/e2e/${f}`)],
     env: { AI_OPS_BROWSER_MODE: 'webmcp' },
-    count: 'tap', progress: 'build/test-progress/e2e-webmcp.jsonl', timeLimitMs: 40 * MINUTE,
+    count: 'tap', progress: 'build/test-progress/e2e-webmcp.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 40 * MINUTE,
+  },
+  // The sample page through the real relay and MCP client, in Firefox (the polyfill's path there).
+  // In the Node lane, after the other end-to-end suites: a page's relay widget scans the ports
+  // 9333–9348, so two suites with relays at once could find each other's.
+  {
+    name: 'e2e, Firefox',
+    cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-firefox.jsonl'), '--test-concurrency=1', 'test/e2e-firefox/'],
+    count: 'tap', progress: 'build/test-progress/e2e-firefox.jsonl', engine: 'Firefox ESR', lane: 'node', timeLimitMs: 10 * MINUTE,
   },
 ];
 

@@ -11,8 +11,8 @@ import type { Clock } from './clock.js';
 import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
 import type { ConsentStore } from './consent-store.js';
 import type { PermissionStore } from './permission-store.js';
-import { ConsentRefused, refusalNotice, unverifiedMessage } from './consent-words.js';
-import { CoolingDown, VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
+import { ConsentRefused, CoolingDown, refusalNotice, unverifiedMessage } from './consent-words.js';
+import { VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
  * The receipts kept for a tool's current switch period (UV-3, UV-9), in the consent store under
@@ -104,8 +104,12 @@ export interface ConsentGateOptions {
   automated: boolean;
 }
 
-/** The refusals that count towards UV-10's rest: a prompt that was up and gave nothing. */
-const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid', 'aborted']);
+/**
+ * The refusals that count towards UV-10's rest: the device's own "no" — cancelled, failed or timed
+ * out. Not `aborted`: the page itself ended the request (the user turned the switch off or pressed
+ * やめる while it waited), which is the user's decision, not the device refusing.
+ */
+const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid']);
 
 /**
  * Creates the gate over the page's verifier.
@@ -189,6 +193,8 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
       // A new period: the receipts of any earlier one go with it.
       skips.delete(tool);
       await store.set(receiptsKey(tool), { on } satisfies StoredReceipts);
+      // Turned off while the receipt was being kept: nothing is switched on after all.
+      if (signal?.aborted) return store.delete(receiptsKey(tool));
       permission.enable(enabledUntil);
       periods.set(tool, enabledUntil);
       watch(tool, permission);

@@ -126,3 +126,11 @@ export function createIndexedDbConsentStore(win: Window): ConsentStore {
     },
   };
 }
+
+/**
+ * The page's consent store: IndexedDB where the window has it, else memory (the page's life only).
+ * @example const store = defaultConsentStore(window);
+ */
+export function defaultConsentStore(win: Window): ConsentStore {
+  return typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore();
+}

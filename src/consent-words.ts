@@ -4,7 +4,14 @@
  * in English, why its call was declined. The gate (`consent-gate.ts`) decides; this only says it.
  * @module
  */
-import { CoolingDown, VerificationRefused, isIpLiteral, type RefusalReason } from './user-verifier.js';
+import { VerificationRefused, isIpLiteral, type RefusalReason } from './user-verifier.js';
+
+/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
+export class CoolingDown extends VerificationRefused {
+  constructor(readonly leftMs: number) {
+    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
+  }
+}
 
 /**
  * Which sentence the switch shows for a refused consent (UV-4): the key of the elements' strings

@@ -2,7 +2,7 @@
  * How the log writes values (LOG-3, LOG-4): the row's summaries are the first 80 characters, its
  * full views are cut at 10,000, and values are written so that the Markdown or XML inside a JSON
  * string reads as written — real line breaks and quotes, never `\n` or `\"`. Plain strings that the
- * elements bind as text, never as HTML (`elements/format.ts` re-exports them), and that an auditor
+ * elements bind as text, never as HTML (`elements/internal/format.ts` re-exports them), and that an auditor
  * rebuilds a line's `args` with (`verify.ts`). Pure: no DOM, no timers.
  * @module
  */

@@ -64,6 +64,10 @@ export interface ModelContextProvider {
 }
 
 type ModelContextWindow = Window & { __webModelContextOptions?: unknown };
+
+/** Why the polyfill cannot run in this page (SW-4's reason under the switch), and the fix. */
+export const NOT_ORIGIN_KEYED =
+  'the WebMCP polyfill does not run in a page keyed by site (window.originAgentCluster is false): serve the page with the header Origin-Agent-Cluster: ?1';
 type WithModelContext = Document & { modelContext?: unknown };
 
 /**
@@ -144,6 +148,10 @@ export function createModelContextProvider(options: ModelContextProviderOptions)
     const platform = findBrowserModelContext(win);
     // (`browserModelContext: null` registers through the polyfill's wrapper, so it stays.)
     const putBack = platform && options.browserModelContext !== null ? keepModelContextProperties(win) : null;
+    // The polyfill refuses every call with a bare SecurityError in a page whose agent cluster is
+    // keyed by site (`originAgentCluster` false: Firefox's default without the header, measured):
+    // say so and what fixes it, before anything is loaded (issue 36).
+    if (!platform && win.originAgentCluster === false) throw new Error(NOT_ORIGIN_KEYED);
     await loadPolyfill();
     putBack?.();
     const own = options.browserModelContext === undefined ? platform : options.browserModelContext;

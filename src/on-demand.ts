@@ -21,7 +21,7 @@ import type { OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
-import { createIndexedDbConsentStore, createMemoryConsentStore, type ConsentStore } from './consent-store.js';
+import { defaultConsentStore, type ConsentStore } from './consent-store.js';
 import { createWebAuthnVerifier, type ConsentOption, type UserVerifier } from './user-verifier.js';
 
 /**
@@ -107,8 +107,7 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
-  const consentStore = options.consentStore
-    ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
+  const consentStore = options.consentStore ?? defaultConsentStore(win);
   const verifier = options.verifier !== undefined ? options.verifier
     : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs });
   const consent = createConsentGate({ verifier, clock, automated, store: consentStore });

@@ -14,7 +14,7 @@
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
-import { ENROLMENT_KEY, createIndexedDbConsentStore, createMemoryConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
+import { ENROLMENT_KEY, defaultConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -44,13 +44,6 @@ export class VerificationRefused extends Error {
   override readonly name = 'VerificationRefused';
   constructor(readonly reason: RefusalReason, message: string) {
     super(message);
-  }
-}
-
-/** UV-10's refusal: verifications of the tool rest for `leftMs`. */
-export class CoolingDown extends VerificationRefused {
-  constructor(readonly leftMs: number) {
-    super('cooldown', `two verifications in a row were not completed: none is asked for ${Math.ceil(leftMs / 1000)} s`);
   }
 }
 
@@ -168,9 +161,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const win: Window & { PublicKeyCredential?: typeof PublicKeyCredential } = options.window ?? window;
   const consent = options.consent ?? 'auto';
   const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
-  const origin = win.location.origin;
-  const hostname = win.location.hostname;
-  const store = options.store ?? (typeof win.indexedDB === 'object' && win.indexedDB ? createIndexedDbConsentStore(win) : createMemoryConsentStore());
+  const { origin, hostname } = win.location;
+  const store = options.store ?? defaultConsentStore(win);
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 
@@ -193,7 +185,9 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
         user: { id: random(16), name: `ai-ops@${hostname}`, displayName: 'ai-ops' },
         challenge: random(32),
         pubKeyCredParams: SUPPORTED_ALGORITHMS.map((alg) => ({ type: 'public-key' as const, alg })),
-        authenticatorSelection: { authenticatorAttachment: 'platform', residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+        // No `authenticatorAttachment`: Firefox on Linux refuses `'platform'` outright (NotAllowedError,
+        // measured), and a security key or a phone's passkey verifies the person as well (UV-4).
+        authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
         attestation: 'none',
         timeout: timeoutMs + BROWSER_TIMEOUT_SLACK_MS,
       },

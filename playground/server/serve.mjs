@@ -70,6 +70,9 @@ const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Resource-Policy': 'same-origin',
+  // The WebMCP polyfill runs only in a page keyed by origin; Firefox keys by site without this
+  // header (window.originAgentCluster false), and the polyfill then refuses every call (issue 36).
+  'Origin-Agent-Cluster': '?1',
 };
 
 function sendText(res, status, text, extra = {}) {

@@ -47,7 +47,7 @@ function reachedBySwitchPath(inputs, metafile) {
   }
   return new Set([...seen].filter(isAiOpsOrLit));
 }
-const LOG_OR_DIALOG = /^elements\/ai-ops-(log|confirm)\.ts$/;
+const LOG_OR_DIALOG = /^elements\/(log|confirm)\/ai-ops-(log|confirm)\.ts$/;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = join(root, 'test/e2e/fixtures/react-minimal');
@@ -99,7 +99,7 @@ test('[REACT-1] every tool page of the app, loaded with its switch off, loads no
     const kit = [...inputs].filter((input) => isDefinitions(input) && !isToolKit(input)).sort();
     t.diagnostic(`${tool}: ai-ops + Lit ${total} B min+gzip in ${files.length} chunks (${files.map((f) => `${f.path.split('/').pop()} ${f.share}`).join(', ')}); `
       + `${total <= BUDGET ? 'within' : `over by ${total - BUDGET} B:`} PKG-4's ${BUDGET} B; the page's definitions (tools/ with ${kit.join(', ') || 'nothing else'}) ${definitions} B more`);
-    assert.ok(share.has('elements/ai-ops-switch.ts') && share.has('src/runtime.ts') && share.has('elements/react.ts'), `${tool}: the switch, the runtime and the React layer are ai-ops's share`);
+    assert.ok(share.has('elements/switch/ai-ops-switch.ts') && share.has('src/runtime.ts') && share.has('elements/react.ts'), `${tool}: the switch, the runtime and the React layer are ai-ops's share`);
     assert.ok(total <= BUDGET, `${tool}: ${total} B of ai-ops and Lit while off, over PKG-4's ${BUDGET} B`);
     assert.ok(total > 8000, `${tool}: the switch, the runtime and Lit are counted (${total} B)`);
 

@@ -238,6 +238,10 @@ async function destructiveCall(kind, press) {
     }, 30_000, 'Playwright MCP to list webmcp_sample_clear_note');
     call = pw.call('webmcp_sample_clear_note', {}, 150_000).then((answer) => ({ isError: answer.isError, ...playwrightResult(answer) }));
   } else {
+    // After the reload the page registers again: call once DevTools MCP lists the operation (a call
+    // before that answers "Tool not found", and no dialog ever opens).
+    await waitFor(async () => devtoolsNames((await dt.call('list_webmcp_tools', { pageId: dtPage })).text).includes('sample_clear_note'),
+      30_000, 'DevTools MCP to list sample_clear_note');
     call = dt.call('execute_webmcp_tool', { pageId: dtPage, toolName: 'sample_clear_note', input: '{}' }, 150_000)
       .then((answer) => ({ isError: answer.isError, ...devtoolsResult(answer) }));
   }

@@ -348,6 +348,8 @@ test('[DOC-1] while the drawing is still loading the operations answer not_ready
       const gate = new Promise((resolve) => (release = resolve));
       window.__releaseIndexedDb = release;
       IDBFactory.prototype.open = function (...args) {
+        // ai-ops's own consent store opens as usual (UV-8): the switch is not the drawing.
+        if (args[0] === 'ai-ops-consent') return realOpen.apply(this, args);
         const factory = this;
         const request = { result: undefined, error: null, onsuccess: null, onerror: null, onupgradeneeded: null };
         gate.then(() => {

@@ -74,6 +74,8 @@ test('[GO-1] until the saved files are loaded, every go operation answers not_re
     const open = IDBFactory.prototype.open;
     IDBFactory.prototype.open = function (...args) {
       const request = open.apply(this, args);
+      // ai-ops's own consent store opens as usual (UV-8): the switch is not the files.
+      if (args[0] === 'ai-ops-consent') return request;
       let handler = null;
       Object.defineProperty(request, 'onsuccess', {
         configurable: true,

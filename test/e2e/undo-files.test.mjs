@@ -257,12 +257,25 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
     values: Object.keys(localStorage).map((key) => localStorage.getItem(key)),
     databases: (await indexedDB.databases()).map((db) => db.name).sort(),
   }));
-  // Both pages are of one origin: one localStorage, one list of databases, the go page's only.
+  // Both pages are of one origin: one localStorage, one list of databases — the go page's project
+  // and ai-ops's consent store (UV-8), which holds the enrolment and the switches' receipts only.
   for (const page of [nodePage, goPage]) {
     const { values, databases } = await stored(page);
     assert.ok(!values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
-    assert.deepEqual(databases, ['ai-ops-go']);
+    assert.deepEqual(databases, ['ai-ops-consent', 'ai-ops-go']);
   }
+  const consent = await goPage.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-consent');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const store = open.result.transaction('records').objectStore('records');
+      const keys = store.getAllKeys();
+      const all = store.getAll();
+      all.onsuccess = () => resolve({ keys: keys.result, text: JSON.stringify(all.result) });
+    };
+  }));
+  assert.ok(consent.keys.every((key) => key === 'enrolment' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
+  assert.ok(!consent.text.includes('kept before'), 'no before-state in the consent store');
   const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-go');
     open.onerror = () => reject(open.error);

@@ -4,8 +4,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
 import { verifyReceipt } from '../../src/verify.js';
 import { canonicalJson, descriptionDigest } from '../../src/consent-proof.js';

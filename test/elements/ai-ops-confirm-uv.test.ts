@@ -1,38 +1,33 @@
-// The dialog and the switch with verified consent (UV-1, UV-2, UV-4, UV-7, UV-9, UV-10), through the
-// real WebAuthn stack: the user's device is a CDP virtual authenticator (test/wtr-webauthn-plugin.mjs),
-// present (automatic presence simulation on) or absent (off: the OS prompt never completes). The
-// enrolment and the receipts are kept in the runtime's consent store (memory here, UV-8).
+// The dialog and the switch with verified consent (UV-1, UV-2, UV-4, UV-9, UV-10), through the
+// real WebAuthn stack: the user's device is a virtual authenticator (test/wtr-webauthn-plugin.mjs: CDP
+// in Chromium, Marionette in Firefox), present or absent. The enrolment and the receipts are kept in
+// the runtime's consent store (memory here, UV-8). The prompt left waiting by an absent user (UV-7)
+// is Chromium's alone: ai-ops-confirm-uv-prompt.chromium.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
-import { setAiOpsStrings } from '../../elements/strings.js';
+import { setAiOpsStrings } from '../../elements/internal/strings.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { receiptsKey } from '../../src/consent-gate.js';
-import { defaultAiOpsStrings } from '../../elements/strings.js';
-import { failureText } from '../../elements/strings-store.js';
+import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
+import { failureText } from '../../elements/internal/strings-store.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
-import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
 
 await loadAiOpsElements();
 
-const device = {
-  id: '',
-  async add(present = true) {
-    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
-  },
-  async present(enabled: boolean) {
-    await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });
-  },
-  async remove() {
-    if (this.id) await executeServerCommand('webauthn', { action: 'remove', authenticatorId: this.id });
-    this.id = '';
-  },
-};
+
+/**
+ * What an absent user's prompt ends as, per engine: Chromium's virtual authenticator leaves it
+ * waiting, so the page's own deadline ends it (`timeout`); Firefox's refuses at once, before any
+ * deadline (NotAllowedError, measured: 2 ms), which the page reads as cancelled.
+ */
+const ABSENT_ENDS_BY_TIMEOUT = !navigator.userAgent.includes('Firefox');
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
@@ -57,7 +52,7 @@ async function switchFor(aiOps: ReturnType<typeof createTestRuntime>, tool: stri
     sw, input,
     async press() {
       input.focus();
-      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: ' ' }); // Space, by its key value: puppeteer's BiDi keyboard (Firefox) has no 'Space' name
     },
   };
 }
@@ -99,37 +94,6 @@ describe('verified consent in the elements (UV)', () => {
     expect(row.receipt?.description).to.include({ kind: 'call', operation: 'go_delete_file', tool: 'go' });
   });
 
-  it('[UV-7] while the OS prompt is up the dialog says so in a live region, the action waits, やめる still declines, and axe passes', async () => {
-    await device.add(true);
-    const { aiOps, session, el } = await setup();
-    await device.present(false); // the user walked away: the prompt never completes
-    const call = session.call('go_delete_file', { path: 'b.go' });
-    await dialogFor(el);
-    await approveByKeyboard(el);
-    await until(() => aiOps.confirmations.getState().current?.status === 'verifying', 'verifying');
-    await el.updateComplete;
-    const status = part(el, 'verification-status')!;
-    expect(status.getAttribute('role')).to.equal('status');
-    expect(textOf(status)).to.equal('本人確認を待っています');
-    const action = part(el, 'action-button')!;
-    expect(action.getAttribute('aria-busy')).to.equal('true');
-    expect(action.getAttribute('aria-disabled')).to.equal('true');
-    const cancel = part(el, 'cancel-button') as HTMLButtonElement;
-    expect(cancel.disabled).to.equal(false);
-    await expect(el).to.be.accessible();
-    // Enter on the busy action does nothing; Shift+Tab back to やめる and Enter declines.
-    await sendKeys({ press: 'Enter' });
-    expect(aiOps.confirmations.getState().current?.status).to.equal('verifying');
-    await sendKeys({ down: 'Shift' });
-    await sendKeys({ press: 'Tab' });
-    await sendKeys({ up: 'Shift' });
-    expect(el.shadowRoot!.activeElement).to.equal(cancel);
-    await sendKeys({ press: 'Enter' });
-    const envelope = JSON.parse(await call);
-    expect(envelope.error.code).to.equal('declined');
-    expect(aiOps.log.getState().entries.at(-1)!.receipt).to.equal(null);
-  });
-
   it('[UV-2] in a person\'s browser (automated false) the switch-on enrols, verified, and the dialog asks the device too: no offer, no click fallback', async () => {
     await device.add(true);
     const { aiOps, session, el, consentStore } = await setup({ automated: false });
@@ -154,8 +118,8 @@ describe('verified consent in the elements (UV)', () => {
     await press();
     await until(() => next.getState().status === 'off' && next.getState().error !== null, 'the switch-on refused', 5000);
     expect(input.checked).to.equal(false);
-    expect(next.getState().reason?.code).to.equal('consentTimeout');
-    expect(failureText(defaultAiOpsStrings, next.getState())).to.equal('本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。');
+    expect(next.getState().reason?.code).to.equal(ABSENT_ENDS_BY_TIMEOUT ? 'consentTimeout' : 'consentCancelled');
+    expect(failureText(defaultAiOpsStrings, next.getState())).to.equal(ABSENT_ENDS_BY_TIMEOUT ? '本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。' : '本人確認が取り消されたため、AI からの操作を始めませんでした。');
   });
 
   it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
@@ -297,7 +261,7 @@ describe('verified consent in the elements (UV)', () => {
     expect(aiOpsStringsEn.confirmSkipChosen).to.equal('Approving also lets this tool\'s operations run on this page without asking.');
   });
 
-  it('[UV-10] with the user away, two approvals time out (the verifier\'s own timeout): the third call gets no dialog and is declined saying so; the switch-on rests; 60 s later it asks again', async () => {
+  it('[UV-10] with the user away, two approvals give nothing (the verifier\'s own timeout; Firefox refuses at once): the third call gets no dialog and is declined saying so; the switch-on rests; 60 s later it asks again', async () => {
     await device.add(true);
     const clock = createFakeClock(Date.UTC(2025, 7, 1));
     const { aiOps, session, el } = await setup({ clock, verificationTimeoutMs: 800 });
@@ -309,7 +273,7 @@ describe('verified consent in the elements (UV)', () => {
       await approveByKeyboard(el);
       const envelope = JSON.parse(await call);
       expect(envelope.error.code, path).to.equal('declined');
-      expect(envelope.error.message, path).to.contain('nobody answered the platform\'s user verification in time');
+      expect(envelope.error.message, path).to.contain(ABSENT_ENDS_BY_TIMEOUT ? 'nobody answered the platform\'s user verification in time' : 'the platform\'s user verification was cancelled or failed');
       await until(() => !el.shadowRoot!.querySelector('dialog')!.open, 'the dialog closed');
     }
     let opened = 0;

@@ -5,8 +5,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { centerOf, cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn, until } from './helpers.js';
 
 // All three tags now, as a page that has turned a switch on has them.

@@ -1,14 +1,14 @@
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { AiOps } from '../../src/runtime.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createGate, createTestRuntime, testOperations, textOf, turnOn, until,
   type FakeClock,
 } from './helpers.js';
-import { POINTER_GUARD_MS } from '../../elements/ai-ops-confirm.js';
+import { POINTER_GUARD_MS } from '../../elements/confirm/ai-ops-confirm.js';
 
 // All three tags now, as a page that has turned a switch on has them.
 await loadAiOpsElements();
@@ -447,7 +447,7 @@ describe('<ai-ops-confirm> against clicks it should not take', () => {
     await shown(el, 'b.go');
     expect(el.shadowRoot!.activeElement).to.equal(view(el).cancel);
     await sendKeys({ press: 'Tab' });
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' }); // Space, by its key value: puppeteer's BiDi keyboard (Firefox) has no 'Space' name
     expect(JSON.parse(await second).ok).to.equal(true);
   });
 

@@ -3,10 +3,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
-import { formatTime } from '../../elements/format.js';
+import { formatTime } from '../../elements/internal/format.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';

@@ -1,8 +1,8 @@
 import type { PageCapabilities } from '../../src/capabilities.js';
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { a11ySnapshot, resetMouse, sendMouse } from '@web/test-runner-commands';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { createStore } from '../../src/store.js';
@@ -370,63 +370,27 @@ describe('<ai-ops-log>', () => {
   });
 });
 
-/** A node of the accessibility tree as Chromium exposes it (puppeteer's snapshot). */
-interface AXNode {
-  role?: string;
-  name?: string;
-  children?: AXNode[];
-}
-
-/** Every node of the page's accessibility tree, depth first. */
-async function axNodes(): Promise<AXNode[]> {
-  const root = (await a11ySnapshot({})) as unknown as AXNode;
-  const all: AXNode[] = [];
-  const walk = (node: AXNode) => {
-    all.push(node);
-    node.children?.forEach(walk);
-  };
-  walk(root);
-  return all;
-}
-
-/** The text inside an accessibility node (its own name and its descendants'). */
-const axText = (node: AXNode): string => [node.name ?? '', ...(node.children ?? []).map(axText)].join(' ').replace(/\s+/g, ' ').trim();
-
-describe('<ai-ops-log> for screen readers', () => {
+describe('<ai-ops-log> live region, in every engine', () => {
   afterEach(() => cleanupRuntimes());
 
-  it('[SAFE-9] collapsed, a live region the accessibility tree exposes announces each new row: 「<name>: 成功」', async () => {
+  // What the accessibility tree makes of it is read in Chromium (ai-ops-log-a11y.chromium.test.ts);
+  // here the markup every engine exposes: a polite status region outside the <details>.
+  it('[SAFE-9] collapsed, a polite status region outside the <details> says 「<name>: 成功」 per new row; expanded, it stays quiet', async () => {
     const { session, el } = await setup('panel');
     await turnOn(session);
     await el.updateComplete;
-    const statusNodes = async () => (await axNodes()).filter((n) => n.role === 'status');
-    // The region exists (empty) before the first row, so a screen reader is already listening.
-    expect((await statusNodes()).length).to.equal(1);
-    await session.call('sql_echo', { text: 'hello' });
-    await el.updateComplete;
-    await until(() => textOf(part(el.shadowRoot!, 'announcer')) !== '', 'the announcement');
-    const nodes = await axNodes();
-    expect(nodes.some((n) => n.role === 'log'), 'the rows sit in the closed panel').to.equal(false);
-    const [status] = nodes.filter((n) => n.role === 'status');
-    expect(axText(status)).to.equal('sql_echo: 成功');
     const region = part(el.shadowRoot!, 'announcer')!;
     expect(region.getAttribute('aria-live')).to.equal('polite');
-    expect(region.closest('details')?.outerHTML ?? null, 'outside the <details>').to.equal(null);
-    await session.call('sql_fail', {});
-    await until(() => textOf(part(el.shadowRoot!, 'announcer')) === 'sql_fail: 失敗', 'the next announcement');
-    await expect(el).to.be.accessible();
-  });
-
-  it('[SAFE-9] expanded, the role="log" rows announce and the live region stays quiet', async () => {
-    const { session, el } = await setup('panel');
-    el.open = true;
-    await turnOn(session);
+    expect(region.getAttribute('role')).to.equal('status');
+    expect(region.closest('details'), 'outside the <details>').to.equal(null);
     await session.call('sql_echo', { text: 'hello' });
+    await until(() => textOf(part(el.shadowRoot!, 'announcer')) === 'sql_echo: 成功', 'the announcement');
+    el.open = true;
+    await el.updateComplete;
+    await session.call('sql_fail', {});
     await el.updateComplete;
     await aTimeout(40);
-    expect(textOf(part(el.shadowRoot!, 'announcer'))).to.equal('');
-    const nodes = await axNodes();
-    expect(nodes.some((n) => n.role === 'log')).to.equal(true);
+    expect(textOf(part(el.shadowRoot!, 'announcer')), 'quiet while the rows themselves are shown').to.not.equal('sql_fail: 失敗');
     await expect(el).to.be.accessible();
   });
 });

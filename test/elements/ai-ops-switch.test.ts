@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { a11ySnapshot, sendMouse, resetMouse } from '@web/test-runner-commands';
+import { sendMouse, resetMouse } from '@web/test-runner-commands';
 import '../../elements/define.js';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
-import { setAiOpsStrings } from '../../elements/strings.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
+import { setAiOpsStrings } from '../../elements/internal/strings.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { permissionKey } from '../../src/permission-store.js';
 import {
@@ -20,18 +20,6 @@ class RefusingStorage extends MemoryStorage {
     if (this.refuse) throw new DOMException('the storage is blocked', 'SecurityError');
     super.removeItem(key);
   }
-}
-
-/** The accessibility nodes of the page with `role`, as Chromium exposes them. */
-async function axNodesWithRole(role: string): Promise<{ role?: string; name?: string }[]> {
-  type AXNode = { role?: string; name?: string; children?: AXNode[] };
-  const found: AXNode[] = [];
-  const walk = (node: AXNode) => {
-    if (node.role === role) found.push(node);
-    node.children?.forEach(walk);
-  };
-  walk((await a11ySnapshot({})) as unknown as AXNode);
-  return found;
 }
 
 const parts = (el: AiOpsSwitch) => {
@@ -209,7 +197,7 @@ describe('<ai-ops-switch>', () => {
     el.focus();
     expect(el.shadowRoot!.activeElement).to.equal(parts(el).input);
     const { sendKeys } = await import('@web/test-runner-commands');
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' }); // Space, by its key value: puppeteer's BiDi keyboard (Firefox) has no 'Space' name
     await statusReached(session, 'on');
     await el.updateComplete;
     expect(parts(el).input!.checked).to.equal(true);
@@ -239,7 +227,7 @@ describe('<ai-ops-switch>', () => {
     expect(textOf(parts(el).label)).to.equal('AI からの操作');
   });
 
-  it('[SAFE-3] turning off while storage refuses every write: the switch is off, and a notice says and announces that a reload turns it back on', async () => {
+  it('[SAFE-3] turning off while storage refuses every write: the switch is off, and a role=alert notice says that a reload turns it back on (the accessibility tree: ai-ops-switch-a11y.chromium.test.ts)', async () => {
     const storage = new RefusingStorage();
     const aiOps = createTestRuntime({ storage });
     const session = aiOps.provideOperations('sql', testOperations('sql'));
@@ -261,8 +249,7 @@ describe('<ai-ops-switch>', () => {
     expect(alert!.checkVisibility()).to.equal(true);
     expect(textOf(alert!.querySelector('[part="alert-title"]'))).to.equal('許可を消せませんでした');
     expect(textOf(alert!.querySelector('[part="alert-body"]'))).to.equal('ページを開き直すと、AI からの操作がまた始まります。');
-    const alerts = await axNodesWithRole('alert');
-    expect(alerts.length, 'the accessibility tree has the alert (an assertive live region)').to.equal(1);
+    expect(alert!.getAttribute('role')).to.equal('alert');
     await expect(el).to.be.accessible();
     // What a reload would do: the stored "on" is read and the tool starts again.
     expect(createTestRuntime({ storage }).provideOperations('sql', testOperations('sql')).permission.getState().enabled).to.equal(true);

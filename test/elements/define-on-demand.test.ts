@@ -3,7 +3,7 @@
 // of elements/, and web-test-runner gives each test file its own page, so the registry starts empty.
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../elements/define.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsTagNames, loadAiOpsElements } from '../../elements/define.js';
 import { cleanupRuntimes, createTestRuntime, testOperations, turnOn } from './helpers.js';
 

@@ -1,5 +1,4 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
 import { ContextProvider } from '@lit/context';
 import { LitElement } from 'lit';
 import * as elements from '../../elements/index.js';
@@ -68,36 +67,6 @@ describe('elements: definition, runtime lookup, store controller', () => {
     provider.setValue(other);
     await el.updateComplete;
     expect(el.on).to.equal(false);
-  });
-
-  it('[SHAPE-2] [UV-1] [UV-8] without provider or property, the page\'s default runtime (getAiOps) is used, verifying its switch-on as the default consent does, its receipts in IndexedDB', async () => {
-    // The default runtime's consent is `auto`: the user's device is a CDP virtual authenticator, and
-    // the switch-on goes through the real WebAuthn verification, kept in the default consent store.
-    const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add' })) as { authenticatorId: string };
-    const storage = new MemoryStorage();
-    configureAiOps({ storage, loader: createFakeLoader(), autoReconnect: false, embedded: false });
-    const aiOps = getAiOps();
-    const session = aiOps.provideOperations('drawio', testOperations('drawio'));
-    const el = await fixture<elements.AiOpsSwitch>(html`<ai-ops-switch tool="drawio"></ai-ops-switch>`);
-    expect(textOf(el.shadowRoot!.querySelector('label'))).to.equal('AI からの操作');
-    await turnOn(session);
-    await el.updateComplete;
-    expect(el.on).to.equal(true);
-    try {
-      const records = await readConsentDatabase();
-      expect(Object.keys(records).sort()).to.deep.equal(['enrolment', 'receipts:drawio']);
-      expect((records['receipts:drawio'] as { on: { description: unknown } }).on.description).to.include({ kind: 'switch', tool: 'drawio' });
-      // localStorage: PERM-1's switch value only.
-      expect([...Array(storage.length).keys()].map((i) => storage.key(i))).to.deep.equal(['fd-ai-operations:drawio']);
-      session.turnOff();
-      let left: string[] = [];
-      await until(() => (void readConsentDatabase().then((r) => (left = Object.keys(r))), !left.includes('receipts:drawio') && left.length > 0), 'the receipts removed');
-      expect(left).to.deep.equal(['enrolment']);
-    } finally {
-      session.turnOff();
-      await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
-      await deleteConsentDatabase();
-    }
   });
 
   it('[SHAPE-2] StoreController subscribes while connected, renders on change, and can switch stores', async () => {

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import {
   cutText, DETAIL_CHARS, formatInline, formatTime, formatValue, SUMMARY_CHARS, summarizeArgs, summarizeResult,
-} from '../../elements/format.js';
+} from '../../elements/internal/format.js';
 import { fail, succeed } from '../../src/result.js';
 
 describe('elements/format', () => {

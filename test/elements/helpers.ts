@@ -3,6 +3,7 @@
  * "polyfill" installs a minimal `document.modelContext`. The real polyfill and relay are tested
  * elsewhere; here the runtime's own pipeline (sessions, queue, log) runs for real.
  */
+import { executeServerCommand } from '@web/test-runner-commands';
 import { createAiOps, type AiOps, type AiOpsOptions } from '../../src/runtime.js';
 import type { Clock } from '../../src/clock.js';
 import type { ScriptLoader } from '../../src/script-loader.js';
@@ -236,3 +237,24 @@ export async function until(predicate: () => boolean, message = 'condition', tim
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/**
+ * The user's device in the element tests: one virtual authenticator of this page (the `webauthn`
+ * command: CDP in Chromium, Marionette in Firefox), present or away.
+ */
+export const userDevice = {
+  id: '',
+  async add(present = true) {
+    ({ authenticatorId: this.id } = (await executeServerCommand('webauthn', { action: 'add', automaticPresenceSimulation: present })) as { authenticatorId: string });
+  },
+  async present(enabled: boolean) {
+    await executeServerCommand('webauthn', { action: 'presence', authenticatorId: this.id, enabled });
+  },
+  async credentials() {
+    return ((await executeServerCommand('webauthn', { action: 'credentials', authenticatorId: this.id })) as { credentials: { signCount: number }[] }).credentials;
+  },
+  async remove() {
+    if (this.id) await executeServerCommand('webauthn', { action: 'remove', authenticatorId: this.id });
+    this.id = '';
+  },
+};

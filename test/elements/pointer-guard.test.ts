@@ -2,7 +2,7 @@
 // dialog's use of it (real clicks, focus, aria-disabled) is tested in ai-ops-confirm.test.ts.
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import { PointerGuardController } from '../../elements/pointer-guard.js';
+import { PointerGuardController } from '../../elements/confirm/pointer-guard.js';
 import { createFakeClock } from './helpers.js';
 
 const clock = createFakeClock();

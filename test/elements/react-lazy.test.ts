@@ -6,8 +6,8 @@ import * as React from 'react';
 import { flushSync } from 'react-dom';
 import { AiOpsConfirm, AiOpsLog } from '../../elements/react.js';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsLog as AiOpsLogElement } from '../../elements/ai-ops-log.js';
-import type { AiOpsConfirm as AiOpsConfirmElement } from '../../elements/ai-ops-confirm.js';
+import type { AiOpsLog as AiOpsLogElement } from '../../elements/log/ai-ops-log.js';
+import type { AiOpsConfirm as AiOpsConfirmElement } from '../../elements/confirm/ai-ops-confirm.js';
 import { cleanupRuntimes, createTestRuntime } from './helpers.js';
 import { reactRootPerTest } from '../helpers/react-root.js';
 

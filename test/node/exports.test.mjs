@@ -388,7 +388,7 @@ test('[PKG-3] the README\'s "Import paths" table lists exactly the exports entri
 
 test('[SHAPE-2] ai-ops/elements defines nothing: no module it imports defines a tag; define.ts is the one place', async () => {
   const graph = await localImportGraph('elements/index.ts');
-  assert.ok(graph.includes('elements/ai-ops-log.ts'), 'the graph is read (it reaches the log\'s class)');
+  assert.ok(graph.includes('elements/log/ai-ops-log.ts'), 'the graph is read (it reaches the log\'s class)');
   assert.equal(graph.includes('elements/define.ts'), false, 'elements/index.ts does not import define.ts');
   const defining = [];
   for (const file of graph) {

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 const root = new URL('../../', import.meta.url).pathname;
 const elements = join(root, 'elements');
 
-/** The source files whose templates render into each tag's shadow root. */
+/** The source files whose templates render into each tag's shadow root: its component folder. */
 const SOURCES = {
-  'ai-ops-switch': (file) => file === 'ai-ops-switch.ts',
-  'ai-ops-confirm': (file) => file === 'ai-ops-confirm.ts',
-  'ai-ops-log': (file) => file === 'ai-ops-log.ts' || file.startsWith('log-'),
+  'ai-ops-switch': (file) => file.startsWith('switch/'),
+  'ai-ops-confirm': (file) => file.startsWith('confirm/'),
+  'ai-ops-log': (file) => file.startsWith('log/'),
 };
 
 /** Every part name a template writes literally (`part="a b"`; `badge-${…}` counts as its stem's own entry). */
@@ -29,7 +29,7 @@ test('[SHAPE-2] the manifest lists every part each element renders, and every ai
   const manifest = JSON.parse(await readFile(join(root, 'dist/custom-elements.json'), 'utf8'));
   const declared = new Map();
   for (const mod of manifest.modules) for (const d of mod.declarations ?? []) if (d.tagName) declared.set(d.tagName, d);
-  const files = (await readdir(elements)).filter((f) => f.endsWith('.ts'));
+  const files = (await readdir(elements, { recursive: true })).filter((f) => f.endsWith('.ts'));
   for (const [tag, owns] of Object.entries(SOURCES)) {
     const declaration = declared.get(tag);
     assert.ok(declaration, `${tag} is in the manifest`);

@@ -5,13 +5,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { root, waitFor } from '../e2e/harness.mjs';
+
+export { root, waitFor };
 export const RELAY_BIN = join(root, 'bin/ai-ops-relay.mjs');
 export const STOCK_RELAY_BIN = join(root, 'node_modules/@mcp-b/webmcp-local-relay/dist/cli.js');
 
@@ -178,16 +179,6 @@ export async function fakePage({ port, origin, declared = origin, label = 'page'
   return { ws, closed, status, close: () => ws.close() };
 }
 
-/** Polls `fn` until truthy, or throws after `ms`. */
-export async function waitFor(fn, ms = 10_000, what = 'condition') {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The names the relay lists to its MCP client, its own four tools left out. */
 export async function relayed(client) {

@@ -180,6 +180,13 @@ describe('playground server: static files', () => {
     assert.equal(Number(head.headers['content-length']), 'content of a.js'.length);
   });
 
+  it('[SW-4] every response asks for an origin-keyed agent cluster (Origin-Agent-Cluster: ?1): without it Firefox keys the page by site and the WebMCP polyfill refuses every call', async () => {
+    for (const path of ['/a.js', '/missing.js']) {
+      const res = await send(server.port, { path });
+      assert.equal(res.headers['origin-agent-cluster'], '?1', path);
+    }
+  });
+
   it('[RUNNER] static files accept GET and HEAD only', async () => {
     const res = await send(server.port, { method: 'POST', path: '/a.js', body: 'x' });
     assert.equal(res.status, 405);

@@ -1,8 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from '../../src/confirmation-queue.js';
 import type { ApprovalRequest, ConsentGate } from '../../src/consent-gate.js';
-import { unverifiedMessage } from '../../src/consent-words.js';
-import { CoolingDown } from '../../src/user-verifier.js';
+import { CoolingDown, unverifiedMessage } from '../../src/consent-words.js';
 import { VerificationRefused } from '../../src/user-verifier.js';
 import type { Receipt } from '../../src/consent-proof.js';
 import { FakeClock, flush } from './helpers.js';

@@ -2,7 +2,7 @@
 // document stays. The runtime's `attach(tool)`: exposed while a view of the tool is attached, or
 // while none ever was; withdrawn a task after the last one goes (the injected clock's 0 ms).
 import { expect, fixture, html } from '@open-wc/testing';
-import type { AiOpsSwitch } from '../../elements/ai-ops-switch.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { defineAiOpsElements } from '../../elements/define.js';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';

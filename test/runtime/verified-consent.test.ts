@@ -14,8 +14,8 @@ import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { VerificationRefused, createWebAuthnVerifier, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
 import { createConsentGate, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, switchKey, SWITCH_TTL_MS, type StoredReceipts } from '../../src/consent-gate.js';
 import { refusalNotice, whereToOpen, type ConsentNotice } from '../../src/consent-words.js';
-import { defaultAiOpsStrings } from '../../elements/strings.js';
-import { failureText } from '../../elements/strings-store.js';
+import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
+import { failureText } from '../../elements/internal/strings-store.js';
 import { DECLINED } from '../../src/pipeline.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
@@ -589,6 +589,42 @@ describe('verified consent (UV)', () => {
     expect(shown).to.be.greaterThan(0);
     expect(executed).to.deep.equal([{ why: 'four' }]);
     unsubscribe();
+  });
+
+  it('[UV-10] [SAFE-5] a verification the user ends (the switch turned off while it waits, やめる while approving) is their decision, not the device\'s no: it never starts the rest', async () => {
+    const { aiOps, session, verifier } = await setup();
+    let release = () => {};
+    // Three switch-ons, each turned off while its verification waits (SAFE-5's quick on/off).
+    for (let i = 0; i < 3; i++) {
+      verifier.hold = new Promise<void>((resolve) => (release = resolve));
+      const turning = session.turnOn();
+      await flush();
+      session.turnOff();
+      release();
+      await turning;
+      expect(session.getState().status).to.equal('off');
+    }
+    verifier.hold = null;
+    await session.turnOn();
+    await settled(session);
+    expect(session.getState().status, String(session.getState().error)).to.equal('on');
+    // Three approvals ended by やめる while the device is asked.
+    for (const why of ['a', 'b', 'c']) {
+      verifier.hold = new Promise<void>((resolve) => (release = resolve));
+      const answer = session.call('notes_clear', { why });
+      const request = await dialogRequest(aiOps);
+      decide(aiOps).approve(request.id, {});
+      await flush();
+      decide(aiOps).decline(request.id);
+      release();
+      expect(JSON.parse(await answer).error.code).to.equal('declined');
+    }
+    verifier.hold = null;
+    const next = session.call('notes_clear', { why: 'd' });
+    const request = await dialogRequest(aiOps);
+    expect(request, 'a dialog, not the rest\'s decline').to.not.equal(undefined);
+    decide(aiOps).approve(request.id, {});
+    expect(JSON.parse(await next).ok).to.equal(true);
   });
 
   it('[UV-10] the rest counts refusals in a row per tool: a verified one in between starts again, a user\'s plain no does not count, another tool is not resting', async () => {

@@ -336,3 +336,64 @@ test('[issue-18 totals] Ctrl-C stops the running stage (whose process group the 
   assert.equal(printed.join('').trimEnd().split('\n').at(-1), '3 passed, 1 failed');
   assert.equal(alive(Number(await readFile(join(dir, 'runner.pid'), 'utf8'))), false);
 });
+
+// Issue 36 from here on: lanes side by side, and each engine's share of the total.
+
+test('[issue-36 totals] stages in different lanes run side by side, each lane in order, and their lines are told apart', async (t) => {
+  // Each side waits for the other's file: run one after the other, both would hit their time limit.
+  const waitFor = (mine, theirs) => `require('fs').writeFileSync('${mine}', ''); const t0 = Date.now(); const tick = () => require('fs').existsSync('${theirs}') ? console.log('1 passed, 0 failed') : Date.now() - t0 > 8000 ? process.exit(3) : setTimeout(tick, 20); tick();`;
+  const dir = await scratch(t, {});
+  const lines = [];
+  const result = await runStages([
+    nodeStage('build', ''),
+    nodeStage('a', waitFor('a', 'b'), { count: 'wtr', lane: 'one', engine: 'Firefox ESR', timeLimitMs: 10_000 }),
+    nodeStage('a2', "console.log('2 passed, 0 failed')", { count: 'wtr', lane: 'one', engine: 'WebKitGTK' }),
+    nodeStage('b', waitFor('b', 'a'), { count: 'wtr', lane: 'two', engine: 'Chromium', timeLimitMs: 10_000 }),
+  ], { cwd: dir, out: (text) => lines.push(text), err: () => {} });
+  assert.deepEqual(result.broken, []);
+  assert.equal(result.last, '4 passed, 0 failed');
+  const output = lines.join('');
+  assert.match(output, /^\[a\] 1 passed, 0 failed$/m);
+  assert.match(output, /^\[b\] 1 passed, 0 failed$/m);
+  // a2 runs after a, in its lane.
+  assert.ok(output.indexOf('== a2 [WebKitGTK]:') > output.indexOf('== a [Firefox ESR] took'));
+});
+
+test('[issue-36 totals] each stage line names its engine and count, and the total is split per engine before the last line', async (t) => {
+  const dir = await scratch(t, {});
+  const lines = [];
+  const result = await runStages([
+    nodeStage('browser', "console.log('5 passed, 1 failed')", { count: 'wtr', engine: 'Chromium' }),
+    nodeStage('browser, Firefox', "console.log('3 passed, 0 failed')", { count: 'wtr', engine: 'Firefox ESR' }),
+    nodeStage('e2e, Firefox', "console.log('# pass 2\\n# fail 0')", { count: 'tap', engine: 'Firefox ESR' }),
+    nodeStage('browser, WebKit', "console.log('4 passed, 0 failed')", { count: 'wtr', engine: 'WebKitGTK' }),
+  ], { cwd: dir, out: (text) => lines.push(text), err: () => {} });
+  const output = lines.join('');
+  assert.match(output, /^== browser, Firefox \[Firefox ESR\] took [\d.]+ s: 3 passed, 0 failed$/m);
+  assert.match(output, /^== browser, WebKit \[WebKitGTK\] took [\d.]+ s: 4 passed, 0 failed$/m);
+  assert.deepEqual(result.engines, { Chromium: { passed: 5, failed: 1 }, 'Firefox ESR': { passed: 5, failed: 0 }, WebKitGTK: { passed: 4, failed: 0 } });
+  const tail = output.trimEnd().split('\n').slice(-3);
+  assert.deepEqual(tail, ['per engine: Chromium 5 passed, 1 failed; Firefox ESR 5 passed, 0 failed; WebKitGTK 4 passed, 0 failed', '', '14 passed, 1 failed']);
+});
+
+test('[issue-36 totals] a browser that does not start fails its engine\'s stage: counted as a failure of that engine, never a skip', async (t) => {
+  const dir = await scratch(t, {});
+  const result = await runStages([
+    nodeStage('browser, WebKit', "console.error('webkit: WebKitWebDriver could not start (apt: webkit2gtk-driver): spawn WebKitWebDriver ENOENT'); process.exit(1)", { count: 'wtr', engine: 'WebKitGTK' }),
+  ], { cwd: dir, ...quiet });
+  assert.equal(result.last, '0 passed, 1 failed');
+  assert.deepEqual(result.engines, { WebKitGTK: { passed: 0, failed: 1 } });
+  assert.match(result.broken[0], /^browser, WebKit \(exit 1/);
+});
+
+test('[issue-36 totals] npm test runs the element suites in Firefox ESR and WebKitGTK and the Firefox end to end, each stage naming its engine', () => {
+  const byName = Object.fromEntries(npmTestStages.map((s) => [s.name, s]));
+  assert.deepEqual(byName['browser, Firefox'].cmd, ['node', 'scripts/wtr-engine.mjs', 'firefox']);
+  assert.equal(byName['browser, Firefox'].engine, 'Firefox ESR');
+  assert.deepEqual(byName['browser, WebKit'].cmd, ['node', 'scripts/wtr-engine.mjs', 'webkit']);
+  assert.equal(byName['browser, WebKit'].engine, 'WebKitGTK');
+  assert.ok(byName['e2e, Firefox'].cmd.includes('test/e2e-firefox/'));
+  assert.equal(byName['e2e, Firefox'].engine, 'Firefox ESR');
+  for (const stage of npmTestStages.filter((s) => s.count)) assert.ok(stage.engine, `${stage.name} names its engine`);
+  for (const stage of npmTestStages.filter((s) => !s.count)) assert.equal(stage.lane, undefined, `${stage.name} (a build) runs before the lanes`);
+});

@@ -3,7 +3,7 @@
 // build first (`node esbuild.config.mjs`).
 import { expect, fixture, html } from '@open-wc/testing';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/ai-ops-confirm.js';
+import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';

@@ -4,8 +4,8 @@
  * it is re-exported here, beside the time format the rows show.
  * @module
  */
-export { cutText, DETAIL_CHARS, formatInline, formatValue, SUMMARY_CHARS, summarizeArgs, summarizeResult } from '../src/log-format.js';
-export type { CutText } from '../src/operation-log.js';
+export { cutText, DETAIL_CHARS, formatInline, formatValue, SUMMARY_CHARS, summarizeArgs, summarizeResult } from '../../src/log-format.js';
+export type { CutText } from '../../src/operation-log.js';
 
 /**
  * Local time as HH:MM:SS (LOG-3).

@@ -6,7 +6,7 @@
 import { css } from 'lit';
 
 /**
- * The rest of the `--ai-ops-*` defaults, used by the log and the dialog (after `tokens` (elements/styles.ts)),
+ * The rest of the `--ai-ops-*` defaults, used by the log and the dialog (after `tokens` (elements/internal/styles.ts)),
  * and their buttons' look; each panel adds its own sizes.
  * @example static override styles = [tokens, panelTokens, css`…`];
  */

@@ -5,13 +5,13 @@
  * removes the enrolment (itself verified, UV-2). Each acts on the user's click only.
  * @module
  */
-import { html, nothing, type ReactiveControllerHost } from 'lit';
-import { auditFileName, auditRecord } from '../src/audit-export.js';
-import type { Clock } from '../src/clock.js';
-import type { LogEntry } from '../src/operation-log.js';
-import { describeError } from '../src/result.js';
-import type { PageVerification } from '../src/capabilities.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { auditFileName, auditRecord } from '../../src/audit-export.js';
+import type { Clock } from '../../src/clock.js';
+import type { LogEntry } from '../../src/operation-log.js';
+import { describeError } from '../../src/result.js';
+import type { PageVerification } from '../../src/capabilities.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** What the record needs from its log element. */
 export interface RecordSource {
@@ -23,22 +23,34 @@ export interface RecordSource {
   /** The page's user verification, or null when it has none. */
   verification(): Promise<PageVerification | null>;
   text(): AiOpsStrings;
+  /** Whether the panel is open, and the rows it shows in this update. */
+  shown(): { open: boolean; rows: readonly LogEntry[] };
 }
 
-/** The record's buttons and the key's fingerprint of one log element. */
-export class LogRecord {
+/**
+ * The record's buttons and the key's fingerprint of one log element.
+ * @example
+ * private readonly record = new LogRecord(this, { root: () => this.renderRoot, clock: () => this.clock, … });
+ * html`<div class="actions">${this.record.render(this.text)}</div>`;
+ */
+export class LogRecord implements ReactiveController {
   /** The enrolled key's fingerprint (UV-5), read when the panel opens and after a verified row; null when none. */
   private fingerprint: string | null = null;
   /** What the last 「本人確認の登録を解除」 did. */
   private unenrolNote: string | null = null;
+  /** How many rows were shown at the last update. */
+  private lastRowCount = 0;
 
   /** `host` renders again when the fingerprint or the note changes. */
-  constructor(private readonly host: ReactiveControllerHost, private readonly source: RecordSource) {}
+  constructor(private readonly host: ReactiveControllerHost, private readonly source: RecordSource) {
+    host.addController(this);
+  }
 
-
-  /** Whether the key's fingerprint is known (read once a verified row appears). */
-  get knowsKey(): boolean {
-    return this.fingerprint !== null;
+  /** The first verified approval enrolled a key: show its fingerprint in the open panel (UV-5). */
+  hostUpdated(): void {
+    const { open, rows } = this.source.shown();
+    if (open && rows.length > this.lastRowCount && this.fingerprint === null && rows.some((e) => e.receipt)) void this.readKey();
+    this.lastRowCount = rows.length;
   }
 
   render(text: AiOpsStrings) {

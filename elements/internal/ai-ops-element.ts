@@ -3,7 +3,7 @@
  * @module
  */
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { getAiOps, type AiOps } from '../src/runtime.js';
+import { getAiOps, type AiOps } from '../../src/runtime.js';
 import { aiOpsContext } from './context.js';
 import { StoreController } from './store-controller.js';
 import type { AiOpsStrings } from './strings.js';

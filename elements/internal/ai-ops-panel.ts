@@ -4,7 +4,7 @@
  * @module
  */
 import type { PropertyDeclarations } from 'lit';
-import { systemClock, type Clock } from '../src/clock.js';
+import { systemClock, type Clock } from '../../src/clock.js';
 import { AiOpsElement } from './ai-ops-element.js';
 import { panelTokens } from './panel-styles.js';
 import { defaultAiOpsStrings, type AiOpsStrings } from './strings.js';

@@ -1,12 +1,12 @@
 /**
- * The page-wide strings store and the switch's own default words. Apart from elements/strings.ts
+ * The page-wide strings store and the switch's own default words. Apart from elements/internal/strings.ts
  * (which re-exports them with every other default) so that a page whose switches are all off loads
  * the switch's two strings, not the dialog's and the log's (PKG-4). The words' type is here too, so
  * that this module, which strings.ts builds on, imports nothing back from it.
  * @module
  */
-import type { ToolSessionState } from '../src/tool-session.js';
-import { createStore, type ReadableStore } from '../src/store.js';
+import type { ToolSessionState } from '../../src/tool-session.js';
+import { createStore, type ReadableStore } from '../../src/store.js';
 
 /**
  * Every string the elements show. `{name}`-style placeholders are filled by the element; keep them

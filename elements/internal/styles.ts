@@ -8,7 +8,7 @@ import { css } from 'lit';
 
 /**
  * The defaults behind the `--ai-ops-*` custom properties the switch uses, and the reset the
- * elements share. The log's and the dialog's further properties are in `panelTokens` (elements/panel-styles.ts), which
+ * elements share. The log's and the dialog's further properties are in `panelTokens` (elements/internal/panel-styles.ts), which
  * loads with them on the first switch-on rather than with the page (PKG-4).
  * @example
  * // a host page

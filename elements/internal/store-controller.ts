@@ -4,7 +4,7 @@
  * @module
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ReadableStore } from '../src/store.js';
+import type { ReadableStore } from '../../src/store.js';
 
 /**
  * Picks what a host renders from a store's state. `get(other)` reads another store's state and

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Clock, TimerHandle } from '../src/clock.js';
+import type { Clock, TimerHandle } from '../../src/clock.js';
 
 /** What the guard reads from its host, each time it needs it (both can change at any time). */
 export interface PointerGuardOptions {

@@ -3,13 +3,13 @@
  * @module
  */
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { AiOps } from '../src/runtime.js';
-import type { ToolSession } from '../src/tool-session.js';
-import { AiOpsElement } from './ai-ops-element.js';
-import { failureText } from './strings-store.js';
+import type { AiOps } from '../../src/runtime.js';
+import type { ToolSession } from '../../src/tool-session.js';
+import { AiOpsElement } from '../internal/ai-ops-element.js';
+import { failureText } from '../internal/strings-store.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
-import { StoreController } from './store-controller.js';
-import { tokens } from './styles.js';
+import { StoreController } from '../internal/store-controller.js';
+import { tokens } from '../internal/styles.js';
 
 /**
  * @summary The permission switch of one tool, labelled 「AI からの操作」, off by default. Under it, a

@@ -4,7 +4,7 @@
  * @module
  */
 import { createContext } from '@lit/context';
-import type { AiOps } from '../src/runtime.js';
+import type { AiOps } from '../../src/runtime.js';
 
 /**
  * The runtime the elements use, when a provider above them gives one. Without a provider they use

@@ -1,5 +1,5 @@
 /**
- * The event of `<ai-ops-switch>`, apart from the other elements' events (elements/events.ts
+ * The event of `<ai-ops-switch>`, apart from the other elements' events (elements/internal/events.ts
  * re-exports it) so a page whose switches are all off loads only this one (PKG-4).
  * @module
  */

@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsLog } from '../../elements/ai-ops-log.js';
+import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { cleanupRuntimes, createTestRuntime, turnOn } from './helpers.js';

@@ -6,18 +6,18 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { PageCapabilities } from '../src/capabilities.js';
-import type { LogEntry, OperationLog } from '../src/operation-log.js';
-import type { ReadableStore } from '../src/store.js';
-import { AiOpsPanel } from './ai-ops-panel.js';
-import { AiOpsLogVisibilityChangeEvent } from './events.js';
+import type { PageCapabilities } from '../../src/capabilities.js';
+import type { LogEntry, OperationLog } from '../../src/operation-log.js';
+import type { ReadableStore } from '../../src/store.js';
+import { AiOpsPanel } from '../internal/ai-ops-panel.js';
+import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
 import { RelayConnect } from './log-connect.js';
 import { LogRecord } from './log-record.js';
 import { renderFull, renderLine } from './log-row.js';
 import { logStyles } from './log-styles.js';
 import { RowUndo } from './log-undo.js';
-import { StoreController } from './store-controller.js';
+import { StoreController } from '../internal/store-controller.js';
 
 /** How long after a change the log renders (see `scheduleUpdate`). */
 const RENDER_DELAY_MS = 16;
@@ -139,7 +139,11 @@ export class AiOpsLog extends AiOpsPanel {
   // Each part of the log is its own module: the row templates (log-row), what the collapsed panel
   // says (log-announcer), the rows' undo (log-undo), the relay instructions (log-connect) and the
   // record with its key (log-record). The element holds what shows and when it renders.
-  private readonly announcer = new LogAnnouncer();
+  private readonly announcer = new LogAnnouncer(this, {
+    rows: () => this.rows,
+    collapsed: () => this.mode === 'panel' && !this.open && this.isVisible,
+    text: () => this.text,
+  });
   private readonly undo = new RowUndo(this, (id) => this.runtime.undo(id));
   private readonly connect = new RelayConnect(this, () => ({
     port: this.runtime.relayPort,
@@ -152,6 +156,7 @@ export class AiOpsLog extends AiOpsPanel {
     entries: () => this.runtime.log.getState().entries,
     verification: () => loaded(this.runtime.capabilities).then((c) => c.verification),
     text: () => this.text,
+    shown: () => ({ open: this.open, rows: this.rows }),
   });
 
   /**
@@ -173,11 +178,6 @@ export class AiOpsLog extends AiOpsPanel {
   /** The rows of this update. */
   private rows: readonly LogEntry[] = [];
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.connect.stop();
-  }
-
   /** True while the log shows: its tool's switch (or, without `tool`, any switch) is on. */
   get visible(): boolean {
     return this.isVisible;
@@ -190,7 +190,6 @@ export class AiOpsLog extends AiOpsPanel {
     this.rows = entries;
     this.isVisible = visible;
     this.hidden = !visible;
-    this.announcer.update(entries, this.mode === 'panel' && !this.open && visible, this.text);
   }
 
   /**
@@ -267,8 +266,6 @@ export class AiOpsLog extends AiOpsPanel {
     const count = this.rows.length;
     const rows = this.renderRoot.querySelector<HTMLElement>('.rows');
     if (rows && count > this.lastRowCount && this.stuckToBottom) rows.scrollTop = rows.scrollHeight;
-    // The first verified approval enrolled a key: show its fingerprint in the open panel (UV-5).
-    if (this.open && count > this.lastRowCount && !this.record.knowsKey && this.rows.some((e) => e.receipt)) void this.record.readKey();
     this.lastRowCount = count;
   }
 

@@ -6,11 +6,11 @@
  * (DOOR-5): the page's WebSocket alone cannot tell that from no relay at all.
  * @module
  */
-import { html, nothing, type ReactiveControllerHost } from 'lit';
-import { relayConnectionText } from '../src/connection-text.js';
-import { describeError } from '../src/result.js';
-import type { ReadableStore } from '../src/store.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { relayConnectionText } from '../../src/connection-text.js';
+import { describeError } from '../../src/result.js';
+import type { ReadableStore } from '../../src/store.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** What the log's connection part reads of the runtime. */
 export interface RelayConnectSource {
@@ -20,8 +20,14 @@ export interface RelayConnectSource {
   refused(): Promise<ReadableStore<string | null>>;
 }
 
-/** The relay instructions and the reconnect in progress of one log element. */
-export class RelayConnect {
+/**
+ * The relay instructions and the reconnect in progress of one log element; it stops following the
+ * relay's answer when the log leaves the document, and follows it again when the log renders.
+ * @example
+ * private readonly connect = new RelayConnect(this, () => ({ port, reconnect, refused }));
+ * html`${this.connect.render(this.text)}`;
+ */
+export class RelayConnect implements ReactiveController {
   private reconnecting = false;
   private error: string | null = null;
   /** The `refused` store followed, and how to stop following it. */
@@ -32,10 +38,12 @@ export class RelayConnect {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly relay: () => RelayConnectSource,
-  ) {}
+  ) {
+    host.addController(this);
+  }
 
   /** Stops following the relay's answer (the log left the document). */
-  stop(): void {
+  hostDisconnected(): void {
     this.stopFollowing?.();
     this.stopFollowing = null;
     this.refusal = null;

@@ -6,8 +6,8 @@
  */
 
 // The switch's event has its own module so that the switch loads it without the others (PKG-4).
-export { AiOpsSwitchChangeEvent, type AiOpsSwitchChangeDetail } from './switch-event.js';
-import type { AiOpsSwitchChangeEvent } from './switch-event.js';
+export { AiOpsSwitchChangeEvent, type AiOpsSwitchChangeDetail } from '../switch/switch-event.js';
+import type { AiOpsSwitchChangeEvent } from '../switch/switch-event.js';
 
 /** The class of an ai-ops event: made with its detail; its name is the static `eventName`. */
 export interface AiOpsEventClass<D> {

@@ -5,9 +5,9 @@
  * @module
  */
 import { html, nothing } from 'lit';
-import type { LogEntry, LogStatus } from '../src/operation-log.js';
-import { DETAIL_CHARS, formatTime, type CutText } from './format.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import type { LogEntry, LogStatus } from '../../src/operation-log.js';
+import { DETAIL_CHARS, formatTime, type CutText } from '../internal/format.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** Times are formatted once per entry object (a row renders often; an entry changed later is a new object with the same time). */
 const rowTimes = new WeakMap<LogEntry, string>();

@@ -5,10 +5,10 @@
  * @module
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import type { LogEntry } from '../src/operation-log.js';
-import type { UndoAnswer } from '../src/undo-keeper.js';
+import type { LogEntry } from '../../src/operation-log.js';
+import type { UndoAnswer } from '../../src/undo-keeper.js';
 import { rowTime } from './log-row.js';
-import { fillString, type AiOpsStrings } from './strings.js';
+import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** The rows' undo state of one log element. */
 export class RowUndo implements ReactiveController {
