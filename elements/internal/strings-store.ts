@@ -183,16 +183,14 @@ export const switchStrings = ({
 const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
 
 /**
- * Why the switch stayed off, under it (SW-4): for a refused consent (UV-4) its sentence in the
- * page's strings, with AGENT-3's first sentence where a program drives the browser; otherwise, or
- * while the strings hold no sentence for it (the full defaults not loaded yet), the failure's `error`.
- * @example failureText(aiOpsStringsEn, session.getState()) // 'User verification got no answer in time, so this stayed off.'
+ * How the switch words why it stayed off (SW-4): the failure's `error` until strings.ts loads (with
+ * the dialog and the log, when the on-demand part does, before any consent can be refused) and puts
+ * consent's wording here (`failureText`, UV-4), so its sentences and code stay out of what loads
+ * while every switch is off (PKG-4).
  */
-export function failureText(text: Partial<AiOpsStrings>, { reason, error }: Pick<ToolSessionState, 'reason' | 'error'>): string | null {
-  // The values are the runtime's own (origin, seconds): every placeholder of these sentences has one.
-  const sentence = reason && text[reason.code]?.replace(/{(\w+)}/g, (_, key: string) => reason.values[key]);
-  return !sentence ? error : reason.automated ? `${text.consentAutomated} ${sentence}` : sentence;
-}
+export const switchWording = {
+  failure: (_text: Partial<AiOpsStrings>, state: Pick<ToolSessionState, 'reason' | 'error'>): string | null => state.error,
+};
 
 /**
  * The page-wide overrides, as a store the elements subscribe to.

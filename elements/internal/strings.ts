@@ -4,7 +4,8 @@
  * with its `strings` property (a partial object merged over the defaults).
  * @module
  */
-import { aiOpsStringsStore, setAiOpsStrings, switchStrings, type AiOpsStrings } from './strings-store.js';
+import type { ToolSessionState } from '../../src/tool-session.js';
+import { aiOpsStringsStore, setAiOpsStrings, switchStrings, switchWording, type AiOpsStrings } from './strings-store.js';
 
 export type { AiOpsStrings } from './strings-store.js';
 
@@ -84,10 +85,23 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   statusFailure: '失敗',
 });
 
-// The switch words consent's refusals (UV-4) from these once they loaded, with the dialog and the
-// log: added to its defaults here (not in strings-store.ts, which loads with it, PKG-4), and the
-// page's own strings set again, unchanged, so every element renders with them.
+/**
+ * Why the switch stayed off, under it (SW-4): for a refused consent (UV-4) its sentence in the
+ * page's strings, with AGENT-3's first sentence where a program drives the browser; otherwise, or
+ * while the strings hold no sentence for it, the failure's `error`.
+ * @example failureText(aiOpsStringsEn, session.getState()) // 'User verification got no answer in time, so this stayed off.'
+ */
+export function failureText(text: Partial<AiOpsStrings>, { reason, error }: Pick<ToolSessionState, 'reason' | 'error'>): string | null {
+  // The values are the runtime's own (origin, seconds): every placeholder of these sentences has one.
+  const sentence = reason && text[reason.code]?.replace(/{(\w+)}/g, (_, key: string) => reason.values[key]);
+  return !sentence ? error : reason.automated ? `${text.consentAutomated} ${sentence}` : sentence;
+}
+
+// The switch words consent's refusals (UV-4) once these loaded, with the dialog and the log: the
+// defaults and the wording added to the switch's here (not in strings-store.ts, which loads with
+// it, PKG-4), and the page's own strings set again, unchanged, so every element renders with them.
 Object.assign(switchStrings, defaultAiOpsStrings);
+switchWording.failure = failureText;
 setAiOpsStrings(aiOpsStringsStore.getState());
 
 /**

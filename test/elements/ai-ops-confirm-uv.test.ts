@@ -15,7 +15,7 @@ import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { receiptsKey } from '../../src/consent-gate.js';
 import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
-import { failureText } from '../../elements/internal/strings-store.js';
+import { failureText } from '../../elements/internal/strings.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
 import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
 

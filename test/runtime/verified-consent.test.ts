@@ -15,7 +15,7 @@ import { VerificationRefused, createWebAuthnVerifier, type RefusalReason, type U
 import { createConsentGate, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, switchKey, SWITCH_TTL_MS, type StoredReceipts } from '../../src/consent-gate.js';
 import { refusalNotice, whereToOpen, type ConsentNotice } from '../../src/consent-words.js';
 import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
-import { failureText } from '../../elements/internal/strings-store.js';
+import { failureText } from '../../elements/internal/strings.js';
 import { DECLINED } from '../../src/pipeline.js';
 import { auditRecord } from '../../src/audit-export.js';
 import type { ToolSession } from '../../src/tool-session.js';
