@@ -621,6 +621,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const session = aiOps.provideOperations('demo', definitions());
     expect(Object.keys(aiOps.sessions).sort()).to.deep.equal(['getSnapshot', 'getState', 'subscribe']);
     expect('setState' in aiOps.sessions).to.equal(false);
+    expect('setState' in getAiOps().sessions, 'the page\'s default runtime').to.equal(false);
     expect(aiOps.sessions.getState()).to.deep.equal([session]);
     let heard = 0;
     const off = aiOps.sessions.subscribe(() => heard++);
