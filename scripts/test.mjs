@@ -8,6 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runStages } from './test-totals.mjs';
+import { canIsolateNetwork, deal, inOwnNetwork, SUITE_START_SECONDS, suiteSeconds } from './test-shards.mjs';
 
 /**
  * The e2e suites whose agents read the browser's own WebMCP (Playwright MCP's `webmcp_*` tools,
@@ -48,6 +49,72 @@ const nodeReporters = (progress) => ['--test-reporter=tap', '--test-reporter-des
  * browsers lane starts no relay: every suite with one (a page's widget scans the relay ports
  * 9333–9348, so two at once could find each other's) runs in the Node lane, one after another.
  */
+const e2eFolder = new URL('../test/e2e', import.meta.url);
+const e2eSuites = readdirSync(e2eFolder).filter((f) => f.endsWith('.test.mjs')).sort();
+const firefoxSuites = readdirSync(new URL('../test/e2e-firefox', import.meta.url)).filter((f) => f.endsWith('.test.mjs')).sort();
+
+/**
+ * How many e2e lanes run beside the Node lane (AI_OPS_E2E_LANES, default 3) when each can have a
+ * network namespace of its own (scripts/test-shards.mjs); 0 when it cannot: then every e2e suite
+ * runs in the Node lane, one after another.
+ */
+export const isolated = canIsolateNetwork();
+export const e2eLanes = isolated ? Math.max(1, Number(process.env.AI_OPS_E2E_LANES) || 3) : 0;
+
+/**
+ * Every e2e run of a suite, weighed: each test/e2e suite in the plain run; again with the browser's
+ * own WebMCP on (NAT-3; test/e2e/harness.mjs fails the launch when that browser has no
+ * document.modelContext of its own), except AGENT_SUITES and RELAY_TIME_SUITES; and the sample
+ * page through the real relay in Firefox (the polyfill's path there).
+ */
+export const e2eUnits = [
+  ...e2eSuites.map((file) => ({ file: `test/e2e/${file}`, mode: 'plain', seconds: suiteSeconds(file, 'plain') + SUITE_START_SECONDS })),
+  ...e2eSuites.filter((f) => !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f))
+    .map((file) => ({ file: `test/e2e/${file}`, mode: 'webmcp', seconds: suiteSeconds(file, 'webmcp') + SUITE_START_SECONDS })),
+  ...firefoxSuites.map((file) => ({ file: `test/e2e-firefox/${file}`, mode: 'firefox', seconds: suiteSeconds(file, 'plain') + SUITE_START_SECONDS })),
+];
+
+/** The Node lane's own suites take about this long (the packed package's installs most of it). */
+const NODE_LANE_SECONDS = 260;
+
+/**
+ * The stages of one lane's e2e units: one `node --test` a mode, in the lane's network namespace
+ * when it has one.
+ * @param {string} lane
+ * @param {typeof e2eUnits} units
+ * @param {boolean} ownNetwork
+ */
+function e2eStages(lane, units, ownNetwork) {
+  const modes = [
+    { mode: 'plain', name: 'e2e', engine: 'Chromium' },
+    { mode: 'webmcp', name: 'e2e, WebMCP on', engine: 'Chromium', env: { AI_OPS_BROWSER_MODE: 'webmcp' } },
+    { mode: 'firefox', name: 'e2e, Firefox', engine: 'Firefox ESR' },
+  ];
+  return modes.flatMap(({ mode, name, engine, env }) => {
+    const files = units.filter((u) => u.mode === mode).map((u) => u.file);
+    if (!files.length) return [];
+    const slug = `${name} ${lane}`.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+    const progress = `build/test-progress/${slug}.jsonl`;
+    const cmd = ['node', '--test', ...nodeReporters(progress), '--test-concurrency=1', ...files];
+    return [{ name: `${name} (${lane})`, cmd: ownNetwork ? inOwnNetwork(cmd) : cmd, env, count: 'tap', progress, engine, lane, timeLimitMs: 25 * MINUTE }];
+  });
+}
+
+const [nodeLaneUnits, ...laneUnits] = deal(e2eUnits, e2eLanes + 1, [NODE_LANE_SECONDS]);
+
+/**
+ * The stages of `npm test`. Each has a time limit (`timeLimitMs`, times AI_OPS_TEST_TIME_SCALE on a
+ * slow machine), generous on purpose: no stage's limit is under 10 min. A hung test then ends its
+ * stage, which counts as failed, and the run goes on to the total. Each test stage names the
+ * `engine` its browser tests run in (the per-engine totals).
+ *
+ * After the builds, lanes run side by side (scripts/test-totals.mjs, `lane`): the browser suites,
+ * which compute (web-test-runner in Chromium, Firefox ESR and WebKitGTK, one browser at a time);
+ * the Node lane (servers, the packed package in fresh consumer projects, this script's own
+ * counting), which keeps the machine's network for npm; and the e2e lanes, whose suites mostly
+ * wait on relays, timers and real time, each in its own network namespace. The browsers lane
+ * starts no relay, and the Node lane's e2e share runs after its own suites, one at a time.
+ */
 export const stages = [
   { name: 'build', cmd: ['npm', 'run', 'build'], timeLimitMs: 10 * MINUTE },
   // The demo pages (PGlite, Yaegi, …) are not part of the library; the browser and e2e suites load them.
@@ -71,29 +138,11 @@ export const stages = [
   { name: 'browser, WebKit', cmd: ['node', 'scripts/wtr-engine.mjs', 'webkit'], count: 'wtr', engine: 'WebKitGTK', lane: 'browsers', timeLimitMs: 10 * MINUTE },
   {
     name: 'node',
-    cmd: ['node', '--test', ...nodeReporters('build/test-progress/node.jsonl'), '--test-concurrency=1', 'test/scripts/', 'test/node/', 'test/e2e/', 'test/consumers/'],
-    count: 'tap', progress: 'build/test-progress/node.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 45 * MINUTE,
+    cmd: ['node', '--test', ...nodeReporters('build/test-progress/node.jsonl'), '--test-concurrency=1', 'test/consumers/', 'test/scripts/', 'test/node/'],
+    count: 'tap', progress: 'build/test-progress/node.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 20 * MINUTE,
   },
-  // The end-to-end suites again in Chromium with its own WebMCP (NAT-3; test/e2e/harness.mjs fails
-  // the launch when that browser has no document.modelContext of its own).
-  // The agents' suites (AGENT_SUITES) always drive a Chromium with WebMCP on, and the relay's
-  // real-time proofs (RELAY_TIME_SUITES) do not depend on it, so they run once, above.
-  {
-    name: 'e2e, WebMCP on',
-    cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-webmcp.jsonl'), '--test-concurrency=1',
-      ...readdirSync(new URL('../test/e2e', import.meta.url))
-        .filter((f) => f.endsWith('.test.mjs') && !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f)).sort().map((f) => `test/e2e/${f}`)],
-    env: { AI_OPS_BROWSER_MODE: 'webmcp' },
-    count: 'tap', progress: 'build/test-progress/e2e-webmcp.jsonl', engine: 'Chromium', lane: 'node', timeLimitMs: 40 * MINUTE,
-  },
-  // The sample page through the real relay and MCP client, in Firefox (the polyfill's path there).
-  // In the Node lane, after the other end-to-end suites: a page's relay widget scans the ports
-  // 9333–9348, so two suites with relays at once could find each other's.
-  {
-    name: 'e2e, Firefox',
-    cmd: ['node', '--test', ...nodeReporters('build/test-progress/e2e-firefox.jsonl'), '--test-concurrency=1', 'test/e2e-firefox/'],
-    count: 'tap', progress: 'build/test-progress/e2e-firefox.jsonl', engine: 'Firefox ESR', lane: 'node', timeLimitMs: 10 * MINUTE,
-  },
+  ...e2eStages('node', nodeLaneUnits, false),
+  ...laneUnits.flatMap((units, i) => e2eStages(String(i + 1), units, true)),
 ];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

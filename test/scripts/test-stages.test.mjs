@@ -1,22 +1,65 @@
-// How `npm test` counts the end-to-end suites (NAT-3, UV-6): every test/e2e suite runs in the
-// plain run (the `node` stage takes the folder), and again in the WebMCP-on run — except the
-// agents' suites, whose browser always has its own WebMCP, and the relay's real-time proofs
-// (issue 36), which run once and must exist.
+// How `npm test` runs the end-to-end suites (NAT-3, UV-6, issue 36): every test/e2e suite once in
+// the plain run, and again with the browser's own WebMCP on — except the agents' suites, whose
+// browser always has its own WebMCP, and the relay's real-time proofs, which run once and must
+// exist; the Firefox end to end once. The runs are dealt over lanes that run side by side, each
+// e2e lane in a network namespace of its own (a page's relay widget would find another lane's relay).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import { stages, AGENT_SUITES, RELAY_TIME_SUITES } from '../../scripts/test.mjs';
+import { spawnSync } from 'node:child_process';
+import { stages, AGENT_SUITES, RELAY_TIME_SUITES, isolated } from '../../scripts/test.mjs';
+import { deal, inOwnNetwork } from '../../scripts/test-shards.mjs';
 
 const suites = readdirSync(new URL('../e2e', import.meta.url)).filter((f) => f.endsWith('.test.mjs')).sort();
+const firefox = readdirSync(new URL('../e2e-firefox', import.meta.url)).filter((f) => f.endsWith('.test.mjs')).sort();
 
-test('[NAT-3] [UV-6] the WebMCP-on stage runs every e2e suite but the agents\' ones and the relay\'s real-time proofs; the node stage runs the whole folder; each of those exists', () => {
-  const node = stages.find((s) => s.name === 'node');
-  assert.ok(node.cmd.includes('test/e2e/'));
-  const webmcp = stages.find((s) => s.name === 'e2e, WebMCP on');
-  assert.equal(webmcp.env.AI_OPS_BROWSER_MODE, 'webmcp');
-  const listed = webmcp.cmd.filter((c) => c.startsWith('test/e2e/')).map((c) => c.slice('test/e2e/'.length));
-  assert.deepEqual(listed, suites.filter((f) => !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f)));
+/** The suites the stages whose name starts `prefix` run, each as often as it is listed. */
+const runBy = (prefix) => stages.filter((s) => s.name.startsWith(`${prefix} (`)).flatMap((s) => s.cmd.filter((c) => c.startsWith('test/e2e')).map((c) => c.split('/').pop())).sort();
+
+test('[NAT-3] [UV-6] every e2e suite runs exactly once plain, once with WebMCP on but the agents\' ones and the relay\'s real-time proofs, the Firefox end to end once', () => {
+  assert.deepEqual(runBy('e2e'), suites);
+  assert.deepEqual(runBy('e2e, WebMCP on'), suites.filter((f) => !AGENT_SUITES.includes(f) && !RELAY_TIME_SUITES.includes(f)));
+  assert.deepEqual(runBy('e2e, Firefox'), firefox);
+  for (const stage of stages.filter((s) => s.name.startsWith('e2e, WebMCP on'))) assert.equal(stage.env.AI_OPS_BROWSER_MODE, 'webmcp');
   for (const f of [...AGENT_SUITES, ...RELAY_TIME_SUITES]) assert.ok(existsSync(new URL(`../e2e/${f}`, import.meta.url)), `${f} exists`);
   assert.deepEqual([...RELAY_TIME_SUITES].sort(), ['relay-confirm.test.mjs', 'sample-relay.test.mjs']);
   assert.deepEqual([...AGENT_SUITES].sort(), ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs']);
+});
+
+test('[issue-36 lanes] e2e stages outside the Node lane each run in a network namespace of their own; the Node lane keeps the machine\'s network', () => {
+  const e2e = stages.filter((s) => s.name.startsWith('e2e'));
+  assert.ok(e2e.length > 0);
+  for (const stage of e2e) {
+    const own = stage.cmd[0] === 'unshare';
+    assert.equal(own, stage.lane !== 'node', `${stage.name} runs ${own ? 'in its own network' : 'on the machine\'s'}`);
+  }
+  assert.ok(isolated || e2e.every((s) => s.lane === 'node'), 'without namespaces every e2e stage runs in the Node lane');
+});
+
+test('[issue-36 lanes] deal: every unit in exactly one lane, longest first to the lane that ends soonest', () => {
+  const units = [3, 9, 1, 4, 4, 7].map((seconds, i) => ({ id: i, seconds }));
+  const lanes = deal(units, 2, [5]);
+  assert.deepEqual(lanes.flat().map((u) => u.id).sort(), [0, 1, 2, 3, 4, 5]);
+  // 9 → lane 1 (0 < 5); 7 → lane 0 (5 < 9); 4 → lane 1 (9 < 12); 4 → lane 0 (12 < 13); 3 → lane 1; 1 → lane 0.
+  assert.deepEqual(lanes.map((l) => l.map((u) => u.seconds)), [[7, 4, 1], [9, 4, 3]]);
+});
+
+test('[issue-36 lanes] a command in its own network namespace cannot reach a port listening outside it', async () => {
+  assert.ok(isolated, 'this machine cannot make a network namespace (unshare --net as root, ip from iproute2): npm test runs every e2e suite in one lane');
+  const { createServer } = await import('node:net');
+  const server = createServer((socket) => socket.end('outside')).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address();
+  const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('reached'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+  const [cmd, ...args] = inOwnNetwork([process.execPath, '-e', probe]);
+  const child = spawnSync(cmd, args, { encoding: 'utf8' });
+  server.close();
+  assert.equal(child.stdout.trim(), 'ECONNREFUSED');
+  const [hostCmd, ...hostArgs] = [process.execPath, '-e', probe];
+  // The same probe on the machine's network reaches it: the refusal above is the namespace's.
+  const server2 = createServer((socket) => socket.end('outside')).listen(port, '127.0.0.1');
+  await new Promise((r) => server2.once('listening', r));
+  const host = spawnSync(hostCmd, hostArgs, { encoding: 'utf8' });
+  server2.close();
+  assert.equal(host.stdout.trim(), 'reached');
 });
