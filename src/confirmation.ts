@@ -127,10 +127,9 @@ export interface ConfirmationQueue extends ReadableStore<ConfirmationState> {
 }
 
 /**
- * The queue itself, as the on-demand part holds it (`OnDemandParts.queue`): what the runtime's
- * `confirmations` offers, and the decisions on many calls at once (BATCH-2, BATCH-3). Kept apart so
- * the runtime, which loads with every page, forwards none of them (PKG-4): the dialog reaches them
- * through `aiOps.onDemand()`, which has loaded by the time a request exists.
+ * The queue itself, as the on-demand part holds it (`OnDemandParts.queue`): the single-request
+ * queue and the decisions on many calls at once (BATCH-2, BATCH-3). The dialog reaches the user's
+ * decisions through `aiOps.capabilities` (`PageCapabilities.decide`), nothing else of it.
  */
 export interface PageConfirmationQueue extends ConfirmationQueue {
   /**

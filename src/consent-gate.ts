@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
 import type { ConsentStore } from './consent-store.js';
 import type { PermissionStore } from './permission-store.js';
-import { AUTOMATED_NEEDS_VERIFICATION, CoolingDown, STORED_ON_UNVERIFIED, refusalText, unverifiedMessage } from './consent-words.js';
+import { ConsentRefused, CoolingDown, refusalNotice, unverifiedMessage } from './consent-words.js';
 import { VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
@@ -187,7 +187,7 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
       try {
         on = await verify(verifier, [tool], { kind: 'switch', origin: verifier.origin, tool, enabledUntil }, signal);
       } catch (error) {
-        throw new Error(refusalText(error, automated));
+        throw new ConsentRefused(refusalNotice(error, automated));
       }
       if (signal?.aborted) return;
       // A new period: the receipts of any earlier one go with it.
@@ -208,7 +208,7 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
       const valid = !!on && enabledUntil !== null
         && (made.has(on.signature) || await verifier.check(on, { kind: 'switch', origin, tool, enabledUntil }));
       // The session's start turns it off (removing the stored value) with this reason under the switch.
-      if (!valid) throw new Error(automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${STORED_ON_UNVERIFIED}` : STORED_ON_UNVERIFIED);
+      if (!valid) throw new ConsentRefused({ code: 'consentStoredOnUnverified', values: {}, automated });
       periods.set(tool, enabledUntil);
       watch(tool, permission);
       // UV-9: only a call approval that granted a skip for this very period, signed by the enrolled key.

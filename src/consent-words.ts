@@ -1,7 +1,7 @@
 /**
- * What a refused verification says (UV-4, UV-10): under the switch, in the page's words, why it
- * stayed off and what to do; to the agent, why its call was declined. The gate (`consent-gate.ts`)
- * decides; this only words it.
+ * What a refused verification says (UV-4, UV-10): under the switch, a code and values the
+ * elements' strings word (why it stayed off and what to do, in the page's language); to the agent,
+ * in English, why its call was declined. The gate (`consent-gate.ts`) decides; this only says it.
  * @module
  */
 import { VerificationRefused, isIpLiteral, type RefusalReason } from './user-verifier.js';
@@ -13,23 +13,56 @@ export class CoolingDown extends VerificationRefused {
   }
 }
 
-/** UV-4's first sentence where the browser says a program drives it (AGENT-3's wording, UV-2). */
-export const AUTOMATED_NEEDS_VERIFICATION =
-  'このブラウザーはプログラムから操作されています。オンにするには、指紋や PIN などの本人確認が必要です。';
+/**
+ * Which sentence the switch shows for a refused consent (UV-4): the key of the elements' strings
+ * (`elements/strings.ts`, `elements/strings-en.ts`) that words it, so a page in English reads
+ * English. `consentStoredOnUnverified` is UV-3's stored "on" whose receipt did not check.
+ */
+export type ConsentNoticeCode =
+  | 'consentUnavailable' | 'consentOrigin' | 'consentOriginByName' | 'consentCancelled' | 'consentTimeout'
+  | 'consentInvalid' | 'consentAborted' | 'consentCooldown' | 'consentStoredOnUnverified';
 
-/** UV-4: why each refusal happened and what to do, in the page's words. `{origin}` is where to open the page instead. */
-const REFUSALS: Record<RefusalReason, string> = {
-  unavailable: 'このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。',
-  origin: 'このアドレスでは本人確認を使えません。{origin} で開いてください。',
-  cancelled: '本人確認が取り消されたため、オンにしませんでした。',
-  timeout: '本人確認に時間内に答えがなかったため、オンにしませんでした。',
-  invalid: '本人確認の結果を確かめられなかったため、オンにしませんでした。',
-  aborted: '本人確認が中断されました。',
-  cooldown: '本人確認が続けて完了しなかったため、{seconds} 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。',
+/**
+ * Why the switch stayed off, for the person (UV-4): a code, the values its sentence names
+ * (`origin`: where to open the page; `seconds`: the rest left), and whether the browser says a
+ * program drives it (the sentence then starts with `consentAutomated`, AGENT-3's wording).
+ */
+export interface ConsentNotice {
+  readonly code: ConsentNoticeCode;
+  readonly values: Readonly<Record<string, string>>;
+  readonly automated: boolean;
+}
+
+/** A refused consent: `message` is for the developer (English), `notice` for the switch's words. */
+export class ConsentRefused extends Error {
+  constructor(readonly notice: ConsentNotice) {
+    super(`ai-ops: consent refused (${notice.code}): ${DEVELOPER_MESSAGES[notice.code]}`);
+    this.name = 'ConsentRefused';
+  }
+}
+
+/** The developer's reading of each notice (the console, `ToolSessionState.error`). */
+const DEVELOPER_MESSAGES: Record<ConsentNoticeCode, string> = {
+  consentUnavailable: 'this browser and device offer no user verification (passkey, fingerprint, PIN)',
+  consentOrigin: 'this address cannot hold a credential; open the page at the address in notice.values.origin',
+  consentOriginByName: 'an IP address cannot hold a credential; open the page at a named (https) address',
+  consentCancelled: 'the user verification was cancelled, so the switch stayed off',
+  consentTimeout: 'the user verification got no answer in time, so the switch stayed off',
+  consentInvalid: 'the user verification\'s result did not check, so the switch stayed off',
+  consentAborted: 'the user verification was aborted',
+  consentCooldown: 'verification did not complete twice in a row, so none is asked for notice.values.seconds s',
+  consentStoredOnUnverified: 'the stored "on" has no receipt that checks, so the switch stays off',
 };
 
-/** UV-3: a stored "on" whose receipt does not check reads as off, and says so. */
-export const STORED_ON_UNVERIFIED = '保存されていた「オン」には確かめられる本人確認の記録がないため、オフのままにしました。もう一度オンにしてください。';
+const CODES: Record<RefusalReason, ConsentNoticeCode> = {
+  unavailable: 'consentUnavailable',
+  origin: 'consentOrigin',
+  cancelled: 'consentCancelled',
+  timeout: 'consentTimeout',
+  invalid: 'consentInvalid',
+  aborted: 'consentAborted',
+  cooldown: 'consentCooldown',
+};
 
 /**
  * Where the page should be opened for verification to work (UV-4): `http://localhost:<port>` for a
@@ -46,17 +79,18 @@ export function whereToOpen(href: string): string | null {
   return url.href;
 }
 
-/** UV-4's origin refusal where the page knows no address to name: another machine's IP address. */
-const ORIGIN_BY_NAME = 'このアドレスでは本人確認を使えません。IP アドレスではなく、名前のついたアドレス (https://…) で開いてください。';
-
-/** The sentence a refusal shows under the switch (UV-4), with the AGENT-3 first sentence where a program says it drives the browser. */
-export function refusalText(error: unknown, automated: boolean, href = globalThis.location?.href ?? ''): string {
+/**
+ * What a refusal shows under the switch (UV-4): its code and values, with the AGENT-3 first
+ * sentence where a program says it drives the browser. The origin refusal names where to open the
+ * page, or asks for a named address where the page knows none (another machine's IP address).
+ * @example refusalNotice(new VerificationRefused('timeout', 'x'), false) // { code: 'consentTimeout', values: { origin: …, seconds: '60' }, automated: false }
+ */
+export function refusalNotice(error: unknown, automated: boolean, href = globalThis.location?.href ?? ''): ConsentNotice {
   const reason = error instanceof VerificationRefused ? error.reason : 'cancelled';
-  const seconds = error instanceof CoolingDown ? Math.ceil(error.leftMs / 1000) : 60;
+  const seconds = String(error instanceof CoolingDown ? Math.ceil(error.leftMs / 1000) : 60);
   const where = href ? whereToOpen(href) : 'http://localhost';
-  const text = reason === 'origin' && where === null ? ORIGIN_BY_NAME
-    : REFUSALS[reason].replace('{origin}', where ?? '').replace('{seconds}', String(seconds));
-  return automated ? `${AUTOMATED_NEEDS_VERIFICATION} ${text}` : text;
+  const code = reason === 'origin' && where === null ? 'consentOriginByName' : CODES[reason];
+  return { code, values: { origin: where ?? '', seconds }, automated };
 }
 
 /** UV-4, UV-10: what the agent is told when a press was not backed by the user's verification. */

@@ -193,28 +193,6 @@ export function defineOperation<const S extends InputSchema, Ctx = void>(
   return definition;
 }
 
-/**
- * UTF-8 length of a string in bytes — what `maxBytes` measures (IN-4) — counted without allocating. A lone surrogate counts 3 bytes
- * (what TextEncoder writes for U+FFFD).
- * @example utf8ByteLength('あ') // 3
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 const NAME = /^[a-z0-9_]{1,128}$/;
 
 /** True when `name` may name an operation or a tool (DEF-2). */

@@ -15,6 +15,7 @@ export { createConfirmationQueue, CONFIRMATION_DEADLINE_MS } from './confirmatio
 export type {
   ConfirmationQueue, ConfirmationState, ConfirmationRequest, ConfirmationAnswer, ConfirmationRequestInit, ApproveOptions,
 } from './confirmation-queue.js';
+export type { PageCapabilities, PageDecisions, PageRelay, PageVerification } from './capabilities.js';
 export { createOperationLog, LOG_LIMIT } from './operation-log.js';
 export type { OperationLog, LogEntry, LogStatus, SignedInput, UndoState, CallVia } from './operation-log.js';
 export { createUndoKeeper, describeLaterChanges, UNDO_BUDGET_BYTES } from './undo-keeper.js';

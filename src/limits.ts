@@ -2,9 +2,9 @@
  * Size and time limits shared by the operations (IN-4, IN-5, NODE-5, GO-6, FILE-3).
  * @module
  */
-// utf8ByteLength lives beside `maxBytes` in definition.ts: the call path's validator needs it and
-// nothing else of the limits, so the limits stay in the page's entry file (PKG-4).
-export { utf8ByteLength } from './definition.js';
+// utf8ByteLength has a module of its own: the call path's validator needs it and nothing else of
+// the limits, and neither the limits nor the validator load while every switch is off (PKG-4).
+export { utf8ByteLength } from './utf8.js';
 
 /** 1 MB of UTF-8: the cap on `markdown`, `xml`, `cells`, `contents` and `sql` (IN-4). */
 export const MAX_TEXT_BYTES = 1024 * 1024;

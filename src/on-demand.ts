@@ -10,6 +10,7 @@
  * imports the modules behind it. Other files refer here rather than repeat this.
  * @module
  */
+import type { PageCapabilities } from './capabilities.js';
 import type { Clock } from './clock.js';
 import { createConfirmationQueue, type PageConfirmationQueue, type ConfirmationState } from './confirmation-queue.js';
 import { createModelContextProvider, type ModelContextLike, type ModelContextProvider } from './model-context.js';
@@ -69,6 +70,8 @@ export interface OnDemandParts {
   undo: UndoKeeper['undo'];
   /** Verified consent (UV-1..UV-4): the switch-on, the stored "on", the approvals. */
   consent: ConsentGate;
+  /** What the page's elements may do (`aiOps.capabilities`), each a function of its own. */
+  capabilities: PageCapabilities;
   /** A session's operations, with the runtime's keeper and consent gate. */
   createSessionOperations(deps: Omit<Parameters<typeof createSessionOperations>[0], 'keeper' | 'consent'>): SessionOperations;
   /** Follows the switches: the relay is looked for while one is on (RELAY-5). */
@@ -110,7 +113,27 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const consent = createConsentGate({ verifier, clock, automated, store: consentStore });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });
+  // Functions of their own, not the parts: a page script reading aiOps.capabilities reaches no
+  // queue, connection, gate or verifier (its request, declineTool, verify stay here).
+  const capabilities: PageCapabilities = {
+    decide: {
+      approve: (id, approval) => queue.approve(id, approval),
+      decline: (id) => queue.decline(id),
+      approveAll: (ids) => queue.approveAll(ids),
+      declineAll: (ids) => queue.declineAll(ids),
+    },
+    relay: { reconnect: () => relay.reconnect(), isConnected: () => relay.isConnected(), refused: relay.refused },
+    verification: verifier && {
+      fingerprint: () => verifier.fingerprint(),
+      publicKey: () => verifier.enrolled(),
+      unenrol: () => verifier.unenrol(),
+    },
+    get native() {
+      return modelContext.native;
+    },
+  };
   return {
+    capabilities,
     modelContext,
     relay,
     queue,

@@ -6,12 +6,13 @@
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
-import type { ConfirmationQueue, ConfirmationState } from './confirmation-queue.js';
+import type { PageCapabilities } from './capabilities.js';
+import type { ConfirmationState } from './confirmation-queue.js';
 import { DEFAULT_RELAY_PORT } from './defaults.js';
 import { isValidName, type AnyOperationDefinition } from './definition.js';
 import { isEmbedded } from './embedding.js';
-import type { ModelContextLike, ModelContextProvider } from './model-context.js';
-import type { RelayConnector, RelayOptions } from './relay-connection.js';
+import type { ModelContextLike } from './model-context.js';
+import type { RelayOptions } from './relay-connection.js';
 import type { OnDemandParts } from './on-demand.js';
 import { createOperationLog, type OperationLog } from './operation-log.js';
 import { createPermissionStore } from './permission-store.js';
@@ -69,15 +70,15 @@ export interface AiOpsOptions extends RelayOptions {
 export interface AiOps {
   /** True inside a frame: nothing is read, loaded or registered (SW-5). */
   readonly embedded: boolean;
-  readonly confirmations: ConfirmationQueue;
+  /** What the dialog shows: the request it asks about and those waiting behind it (read-only). */
+  readonly confirmations: ReadableStore<ConfirmationState>;
   readonly log: OperationLog;
   /**
-   * The relay widget as the page's elements use it: the log's reconnect button (RELAY-5), whether a
-   * relay answered. The sessions connect it themselves when a switch turns on.
+   * What the page's elements may do once the on-demand part loaded (the first switch-on or call):
+   * decide the dialog's requests, reconnect the relay, show and remove the enrolled key, say where
+   * the operations are registered. Null before.
    */
-  readonly relay: Pick<RelayConnector, 'reconnect' | 'disconnect' | 'isConnected'>;
-  /** Where the operations are registered: the browser's own WebMCP, or the polyfill's (NAT-1). */
-  readonly modelContext: Pick<ModelContextProvider, 'native'>;
+  readonly capabilities: ReadableStore<PageCapabilities | null>;
   /** The relay port the widget tries first, for the connection instructions (LOG-2). */
   readonly relayPort: number;
   /** The tools of the page, in the order they were provided. */
@@ -116,12 +117,6 @@ export interface AiOps {
    */
   undo(id: number): Promise<UndoAnswer>;
   /**
-   * Loads the runtime's on-demand part (once) and gives it: for the package's own elements, which
-   * load with it (the log reads the page's user verification from `consent.verifier`, UV-5). A page
-   * has no need of it.
-   */
-  onDemand(): Promise<OnDemandParts>;
-  /**
    * Ends the runtime: every tool is unregistered and its waiting confirmations declined (the stored
    * switches are kept), the relay widget is removed, and every listener and timer it added is gone.
    */
@@ -148,36 +143,18 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   let parts: OnDemandParts | null = null;
   let loading: Promise<OnDemandParts> | null = null;
   const confirmationState = createStore<ConfirmationState>({ current: null, queued: [] });
+  const capabilities = createStore<PageCapabilities | null>(null);
   const load = () =>
     (loading ??= (loadingOnDemand(), import('./on-demand.js')).then((onDemand) => {
       parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log });
       if (disposed) parts.dispose();
+      capabilities.setState(parts.capabilities);
       return parts;
     }).catch((error: unknown) => {
       loading = null;
       throw error;
     }));
 
-  // The sessions use the loaded parts themselves. These answer the elements as the loaded ones
-  // would, and as nothing loaded does before: no widget, no request.
-  const relay: AiOps['relay'] = {
-    reconnect: () => load().then((p) => p.relay.reconnect()),
-    disconnect: () => parts?.relay.disconnect(),
-    isConnected: () => !!parts?.relay.isConnected(),
-  };
-  const modelContext: AiOps['modelContext'] = {
-    get native() {
-      return parts?.modelContext.native ?? null;
-    },
-  };
-  const confirmations: ConfirmationQueue = {
-    ...readableStore(confirmationState),
-    request: (request) => load().then((p) => p.queue.request(request)),
-    // Before the on-demand part loads no request exists, so there is nothing to answer.
-    approve: (id, options) => parts?.queue.approve(id, options),
-    decline: (id) => parts?.queue.decline(id),
-    declineTool: (tool) => parts?.queue.declineTool(tool),
-  };
   const sessions = createStore<readonly ToolSession[]>([]);
   // APP-1: per tool, how many views are attached, and whether its page counts as shown.
   const pages = new Map<string, { views: number; shown: WritableStore<boolean> }>();
@@ -195,11 +172,11 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
 
   return {
     embedded,
-    confirmations,
+    // Read-only: the decisions are the dialog's, through capabilities (nothing forwards them).
+    confirmations: readableStore(confirmationState),
+    capabilities: readableStore(capabilities),
     // Read-only: the writes stay with the runtime's parts (the session's call, the undo keeper).
     log: log.reader,
-    relay,
-    modelContext,
     relayPort,
     // Read-only too: the list changes only through provideOperations and dispose.
     sessions: readableStore(sessions),
@@ -239,7 +216,6 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
     },
     anyOn,
     undo: (id) => load().then((p) => p.undo(id)),
-    onDemand: load,
     dispose() {
       if (disposed) return;
       disposed = true;

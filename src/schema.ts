@@ -5,7 +5,8 @@
  * @module
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { utf8ByteLength, type InputSchema } from './definition.js';
+import type { InputSchema } from './definition.js';
+import { utf8ByteLength } from './utf8.js';
 import { ErrorCode, fail, type OperationFailure } from './result.js';
 
 /** Keywords whose violation means "over a limit" (`too_large`) rather than "malformed". */

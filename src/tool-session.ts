@@ -11,6 +11,7 @@ import type { OperationLogWriter } from './operation-log.js';
 import type { PermissionStore } from './permission-store.js';
 import { ErrorCode, describeError, fail } from './result.js';
 import { createStore, readableStore, type ReadableStore } from './store.js';
+import type { ConsentNotice } from './consent-words.js';
 import type { OnDemandParts } from './on-demand.js';
 import type { SessionOperations } from './session-operations.js';
 
@@ -21,8 +22,13 @@ export type SessionStatus = 'off' | 'starting' | 'on';
 export interface ToolSessionState {
   readonly tool: string;
   readonly status: SessionStatus;
-  /** Why the last start failed (SW-4); cleared when the switch is turned on again. */
+  /** Why the last start failed (SW-4), for the developer (English); cleared when the switch is turned on again. */
   readonly error: string | null;
+  /**
+   * Why consent kept the switch off (UV-4), for the person: a code and values the switch words
+   * from its strings; absent when the failure was not consent's (then `error` is all there is).
+   */
+  readonly reason?: ConsentNotice;
   /** True inside a frame: nothing renders, loads or registers (SW-5). */
   readonly embedded: boolean;
   /** Names of the operations this tool provides. */
@@ -109,7 +115,7 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
   const start = async (asked?: boolean) => {
     const controller = new AbortController();
     registration = controller;
-    update({ status: 'starting', error: null });
+    update({ status: 'starting', error: null, reason: undefined });
     try {
       const parts = await load();
       if (asked) await parts.consent.permit(tool, permission, controller.signal);
@@ -126,7 +132,8 @@ export function createToolSession(deps: ToolSessionDeps): ToolSession {
       // SW-4: back off (which deletes the stored key), and say why under the switch.
       controller.abort();
       registration = null;
-      update({ status: 'off', error: describeError(error) });
+      // A refused consent carries its notice (consent-words.ts), read without importing it (PKG-4).
+      update({ status: 'off', error: describeError(error), reason: (error as { notice?: ConsentNotice }).notice });
       permission.disable();
     }
   };

@@ -25,7 +25,7 @@ export async function run({ demo }) {
       })]);
       session.turnOn();
       while (session.getState().status !== 'on') await new Promise((r) => setTimeout(r, 10));
-      if (!aiOps.modelContext.native) throw new Error('ai-ops did not register in the browser\'s own API');
+      if (!aiOps.capabilities.getState()?.native) throw new Error('ai-ops did not register in the browser\'s own API');
       await own.registerTool({
         name: 'bare_echo', description: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
         execute: async (args) => { const r = await execute(args); return { content: [{ type: 'text', text: JSON.stringify(r) }] }; },

@@ -233,7 +233,7 @@ export class AiOpsConfirm extends AiOpsPanel {
   private decline(reason: AiOpsDeclineReason): void {
     const request = this.request;
     if (!request || request.status === 'running') return;
-    this.runtime.confirmations.decline(request.id);
+    this.runtime.capabilities.getState()?.decide.decline(request.id);
     const declined = new AiOpsConfirmDeclineEvent({ id: request.id, tool: request.tool, name: request.name, reason });
     this.dispatchEvent(declined);
   }
@@ -257,7 +257,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     if (!this.guard.allows(event)) return;
     const skipFuture = this.skipCheckbox?.checked ?? false;
     // UV-1: this trusted click itself starts the platform's prompt, where verification applies.
-    this.runtime.confirmations.approve(request.id, { skipFuture });
+    this.runtime.capabilities.getState()?.decide.approve(request.id, { skipFuture });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
     this.dispatchEvent(approved);
   }
@@ -273,15 +273,15 @@ export class AiOpsConfirm extends AiOpsPanel {
     if (!request || request.status !== 'waiting' || !event.isTrusted || !this.listed.length) return;
     if (!this.guard.allows(event) || !this.seen.allSeen) return;
     const ids = this.batchIds(request);
-    // The queue's batch decisions live in the on-demand part, loaded since a request exists (PKG-4).
-    void this.runtime.onDemand().then((parts) => parts.queue.approveAll(ids));
+    // The decisions come with the on-demand part, loaded since a request exists (PKG-4).
+    this.runtime.capabilities.getState()?.decide.approveAll(ids);
   }
 
   private onDeclineAll(event: MouseEvent): void {
     const request = this.request;
     if (!request || request.status !== 'waiting' || !this.listed.length || !this.guard.allows(event)) return;
     const ids = this.batchIds(request);
-    void this.runtime.onDemand().then((parts) => parts.queue.declineAll(ids));
+    this.runtime.capabilities.getState()?.decide.declineAll(ids);
   }
 
   private onPointerDown(event: PointerEvent): void {

@@ -5,6 +5,7 @@
  * that this module, which strings.ts builds on, imports nothing back from it.
  * @module
  */
+import type { ToolSessionState } from '../../src/tool-session.js';
 import { createStore, type ReadableStore } from '../../src/store.js';
 
 /**
@@ -25,6 +26,26 @@ export interface AiOpsStrings {
   storedOnTitle: string;
   /** Body of that notice: what a reload then does (SAFE-3). */
   storedOn: string;
+  /** First sentence of a consent refusal where the browser says a program drives it (UV-4, AGENT-3). */
+  consentAutomated: string;
+  /** UV-4: this browser and device offer no user verification. */
+  consentUnavailable: string;
+  /** UV-4: this address cannot hold a credential; `{origin}` is where to open the page instead. */
+  consentOrigin: string;
+  /** UV-4: the page is at an IP address of another machine: open it at a named address. */
+  consentOriginByName: string;
+  /** UV-4: the user cancelled the verification. */
+  consentCancelled: string;
+  /** UV-10: the verification got no answer in time. */
+  consentTimeout: string;
+  /** UV-4: the verification's result did not check. */
+  consentInvalid: string;
+  /** UV-4: the verification was aborted. */
+  consentAborted: string;
+  /** UV-10: verification is not asked for `{seconds}` s after it failed twice in a row. */
+  consentCooldown: string;
+  /** UV-3: a stored "on" without a receipt that checks stays off. */
+  consentStoredOnUnverified: string;
   /** First sentence of the dialog body; `{name}` is the operation name (CONF-2). */
   confirmCalledBy: string;
   /** The dialog says the operation cannot be undone (CONF-2). */
@@ -146,8 +167,13 @@ export interface AiOpsStrings {
 }
 
 
-/** The switch's words in Japanese, as the design doc words them (SW-1, SW-4), and SAFE-3's notice. */
-export const switchStrings = Object.freeze({
+/**
+ * The Japanese defaults loaded so far: the switch's words (SW-1, SW-4) and SAFE-3's notice while
+ * every switch is off, then every default once strings.ts loads (it adds them here, with the
+ * dialog and the log, at the moment the consent part loads), so consent's refusals
+ * (UV-4) are worded without loading with the switch (PKG-4).
+ */
+export const switchStrings = ({
   switchLabel: 'AI からの操作',
   startFailedTitle: 'AI からの操作を始められません',
   storedOnTitle: '許可を消せませんでした',
@@ -155,6 +181,16 @@ export const switchStrings = Object.freeze({
 }) satisfies Partial<AiOpsStrings>;
 
 const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
+
+/**
+ * How the switch words why it stayed off (SW-4): the failure's `error` until strings.ts loads (with
+ * the dialog and the log, when the on-demand part does, before any consent can be refused) and puts
+ * consent's wording here (`failureText`, UV-4), so its sentences and code stay out of what loads
+ * while every switch is off (PKG-4).
+ */
+export const switchWording = {
+  failure: (_text: Partial<AiOpsStrings>, state: Pick<ToolSessionState, 'reason' | 'error'>): string | null => state.error,
+};
 
 /**
  * The page-wide overrides, as a store the elements subscribe to.

@@ -4,7 +4,8 @@
  * with its `strings` property (a partial object merged over the defaults).
  * @module
  */
-import { aiOpsStringsStore, switchStrings, type AiOpsStrings } from './strings-store.js';
+import type { ToolSessionState } from '../../src/tool-session.js';
+import { aiOpsStringsStore, setAiOpsStrings, switchStrings, switchWording, type AiOpsStrings } from './strings-store.js';
 
 export type { AiOpsStrings } from './strings-store.js';
 
@@ -19,6 +20,16 @@ export { aiOpsStringsStore, setAiOpsStrings } from './strings-store.js';
  */
 export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   ...switchStrings,
+  consentAutomated: 'このブラウザーはプログラムから操作されています。AI からの操作を始めるには、指紋や PIN などの本人確認が必要です。',
+  consentUnavailable: 'このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。',
+  consentOrigin: 'このアドレスでは本人確認を使えません。{origin} で開いてください。',
+  consentOriginByName: 'このアドレスでは本人確認を使えません。IP アドレスではなく、名前のついたアドレス (https://…) で開いてください。',
+  consentCancelled: '本人確認が取り消されたため、AI からの操作を始めませんでした。',
+  consentTimeout: '本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。',
+  consentInvalid: '本人確認の結果を確かめられなかったため、AI からの操作を始めませんでした。',
+  consentAborted: '本人確認が中断されました。',
+  consentCooldown: '本人確認が続けて完了しなかったため、{seconds} 秒のあいだ本人確認を求めません。その後でもう一度始めてください。',
+  consentStoredOnUnverified: '保存されていた許可には確かめられる本人確認の記録がないため、AI からの操作を始めませんでした。もう一度始めてください。',
   confirmCalledBy: 'AI のエージェントが、操作 {name} を呼び出しました。',
   confirmIrreversible: 'この操作は元に戻せません。',
   confirmUndoable: 'この操作は「元に戻す」で戻せます。',
@@ -73,6 +84,25 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   statusDeclined: '中止',
   statusFailure: '失敗',
 });
+
+/**
+ * Why the switch stayed off, under it (SW-4): for a refused consent (UV-4) its sentence in the
+ * page's strings, with AGENT-3's first sentence where a program drives the browser; otherwise, or
+ * while the strings hold no sentence for it, the failure's `error`.
+ * @example failureText(aiOpsStringsEn, session.getState()) // 'User verification got no answer in time, so this stayed off.'
+ */
+export function failureText(text: Partial<AiOpsStrings>, { reason, error }: Pick<ToolSessionState, 'reason' | 'error'>): string | null {
+  // The values are the runtime's own (origin, seconds): every placeholder of these sentences has one.
+  const sentence = reason && text[reason.code]?.replace(/{(\w+)}/g, (_, key: string) => reason.values[key]);
+  return !sentence ? error : reason.automated ? `${text.consentAutomated} ${sentence}` : sentence;
+}
+
+// The switch words consent's refusals (UV-4) once these loaded, with the dialog and the log: the
+// defaults and the wording added to the switch's here (not in strings-store.ts, which loads with
+// it, PKG-4), and the page's own strings set again, unchanged, so every element renders with them.
+Object.assign(switchStrings, defaultAiOpsStrings);
+switchWording.failure = failureText;
+setAiOpsStrings(aiOpsStringsStore.getState());
 
 /**
  * The strings an element shows: defaults, then the page-wide ones, then the element's own.

@@ -6,7 +6,9 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
+import type { PageCapabilities } from '../../src/capabilities.js';
 import type { LogEntry, OperationLog } from '../../src/operation-log.js';
+import type { ReadableStore } from '../../src/store.js';
 import { AiOpsPanel } from '../internal/ai-ops-panel.js';
 import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
@@ -31,6 +33,21 @@ type OperationLogState = ReturnType<OperationLog['getState']>;
 
 /** True when both lists hold the same items in the same order. */
 const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * What the page's elements may do, once the runtime's on-demand part loaded: the log shows only
+ * while a switch is on, so by then it has (or is loading).
+ */
+function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<PageCapabilities> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const now = capabilities.getState();
+      if (now) resolve(now), stop();
+    };
+    const stop = capabilities.subscribe(check);
+    check();
+  });
+}
 
 /**
  * @summary The log of the calls agents made, shown only while a switch is on: first how to connect
@@ -130,14 +147,14 @@ export class AiOpsLog extends AiOpsPanel {
   private readonly undo = new RowUndo(this, (id) => this.runtime.undo(id));
   private readonly connect = new RelayConnect(this, () => ({
     port: this.runtime.relayPort,
-    reconnect: () => this.runtime.relay.reconnect(),
-    refused: () => this.runtime.onDemand().then((parts) => parts.relay.refused),
+    reconnect: () => loaded(this.runtime.capabilities).then((c) => c.relay.reconnect()),
+    refused: () => loaded(this.runtime.capabilities).then((c) => c.relay.refused),
   }));
   private readonly record = new LogRecord(this, {
     root: () => this.renderRoot,
     clock: () => this.clock,
     entries: () => this.runtime.log.getState().entries,
-    verifier: () => this.runtime.onDemand().then((parts) => parts.consent.verifier, () => null),
+    verification: () => loaded(this.runtime.capabilities).then((c) => c.verification),
     text: () => this.text,
     shown: () => ({ open: this.open, rows: this.rows }),
   });

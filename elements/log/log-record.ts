@@ -10,7 +10,7 @@ import { auditFileName, auditRecord } from '../../src/audit-export.js';
 import type { Clock } from '../../src/clock.js';
 import type { LogEntry } from '../../src/operation-log.js';
 import { describeError } from '../../src/result.js';
-import type { UserVerifier } from '../../src/user-verifier.js';
+import type { PageVerification } from '../../src/capabilities.js';
 import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
 /** What the record needs from its log element. */
@@ -20,8 +20,8 @@ export interface RecordSource {
   clock(): Clock;
   /** Every row of the page's runtime (the record holds them all, not only this log's tool). */
   entries(): readonly LogEntry[];
-  /** The page's verifier, or null when it has none or the on-demand part cannot load. */
-  verifier(): Promise<UserVerifier | null>;
+  /** The page's user verification, or null when it has none. */
+  verification(): Promise<PageVerification | null>;
   text(): AiOpsStrings;
   /** Whether the panel is open, and the rows it shows in this update. */
   shown(): { open: boolean; rows: readonly LogEntry[] };
@@ -65,8 +65,8 @@ export class LogRecord implements ReactiveController {
 
   /** The enrolled key's fingerprint, shown so the user can compare it with the key they hold (UV-5). */
   async readKey(): Promise<void> {
-    const verifier = await this.source.verifier();
-    this.fingerprint = (await verifier?.fingerprint().catch(() => null)) ?? null;
+    const verification = await this.source.verification();
+    this.fingerprint = (await verification?.fingerprint().catch(() => null)) ?? null;
     this.host.requestUpdate();
   }
 
@@ -78,7 +78,7 @@ export class LogRecord implements ReactiveController {
     if (!event.isTrusted) return;
     const { source } = this;
     // UV-5: each receipt goes with the enrolled key's public part (an auditor still checks against their own copy).
-    const key = (await (await source.verifier())?.enrolled()) ?? null;
+    const key = (await (await source.verification())?.publicKey()) ?? null;
     const blob = new Blob([auditRecord(source.entries(), key)], { type: 'application/x-ndjson' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
@@ -98,7 +98,7 @@ export class LogRecord implements ReactiveController {
     this.unenrolNote = null;
     const text = this.source.text();
     try {
-      await (await this.source.verifier())?.unenrol();
+      await (await this.source.verification())?.unenrol();
       this.unenrolNote = text.logUnenrolled;
     } catch (error) {
       this.unenrolNote = fillString(text.logUnenrolFailed, { reason: describeError(error) }).join('');

@@ -6,6 +6,7 @@ import { css, html, nothing, type PropertyDeclarations, type PropertyValues } fr
 import type { AiOps } from '../../src/runtime.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { AiOpsElement } from '../internal/ai-ops-element.js';
+import { switchWording } from '../internal/strings-store.js';
 import { AiOpsSwitchChangeEvent } from './switch-event.js';
 import { StoreController } from '../internal/store-controller.js';
 import { tokens } from '../internal/styles.js';
@@ -165,7 +166,8 @@ export class AiOpsSwitch extends AiOpsElement {
     if (this.hidden || !state) return nothing;
     const { text } = this;
     // SW-4: why starting failed; SAFE-3: turning off could not remove the stored permission.
-    const notice = state.error !== null ? [text.startFailedTitle, state.error]
+    // UV-4: consent's refusal in the page's words (its code and values), else the failure's message.
+    const notice = state.error !== null ? [text.startFailedTitle, switchWording.failure(text, state)]
       : storedOnRemains && state.status === 'off' ? [text.storedOnTitle, text.storedOn] : null;
     // Written without indentation: the switch's code loads with every page (PKG-4).
     return html`<div class="base" part="base"><input id="switch" part="switch" type="checkbox" role="switch"

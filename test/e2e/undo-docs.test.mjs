@@ -9,6 +9,7 @@
 // (`AI_OPS_BROWSER_MODE=webmcp`). Build first: `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
   confirmDialog, showLog, OPERATIONS,
@@ -75,19 +76,41 @@ function saved(tool) {
   }), STORES[tool]);
 }
 
+/** An Excalidraw element as `excalidraw_read` shows a shape, without its label and bindings (EXC-1). */
+const shape = ({ id, type, x, y, width, height, strokeColor, backgroundColor }) => ({ id, type, x, y, width, height, strokeColor, backgroundColor });
+
 /**
- * The saved content once the page's saving has settled: the same text on two reads a save's delay
- * apart (Excalidraw saves 300 ms after the last change; slides and drawio before the change resolves).
+ * What the page saved, in what the read operation shows of it: the deck's Markdown, the diagram's
+ * XML, the drawing's shapes (its labels, text elements inside a shape, are part of their shape there).
  */
-async function settledSave(tool) {
-  let last = await saved(tool);
-  return waitFor(async () => {
-    await pages[tool].waitForTimeout(400);
-    const now = await saved(tool);
-    const same = now === last;
-    last = now;
-    return same && now;
-  }, 20_000, `${tool}'s saving to settle`);
+const AS_READ = {
+  slides: (stored) => stored,
+  drawio: (stored) => stored,
+  excalidraw: (stored) => {
+    const ids = new Set((stored ?? []).map((element) => element.id));
+    return (stored ?? []).filter((element) => !(element.type === 'text' && ids.has(element.containerId))).map(shape);
+  },
+};
+/** The same of the read operation's envelope. */
+const READ = {
+  slides: (env) => env.markdown,
+  drawio: (env) => env.xml,
+  excalidraw: (env) => env.elements.map(shape),
+};
+
+/**
+ * The saved content once the page has saved what `envelope` (the read operation's answer) shows:
+ * slides and drawio save before a change resolves; Excalidraw 300 ms after the last change, so its
+ * saved drawing may still be the one before.
+ */
+async function settledSave(tool, envelope) {
+  const shown = READ[tool](JSON.parse(envelope));
+  let stored = null;
+  await waitFor(async () => {
+    stored = await saved(tool);
+    return isDeepStrictEqual(AS_READ[tool](JSON.parse(stored)), shown);
+  }, 20_000, `${tool}'s saved document to hold what the agent reads`);
+  return stored;
 }
 
 /** The ids of the log's rows, in order, with their `data-undo` and `data-by`. */
@@ -160,7 +183,7 @@ async function assertUndone(tool, id, name) {
 /** Change → 「元に戻す」 → the document read back, and as saved, byte for byte as before. */
 async function changeThenUndo(tool, name, args, dialog) {
   const before = await read(tool);
-  const savedBefore = await settledSave(tool);
+  const savedBefore = await settledSave(tool, before);
   const id = await change(tool, name, args, dialog);
   const changed = await read(tool);
   assert.notEqual(changed, before, `${name} changed the document`);

@@ -9,7 +9,9 @@ import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { auditRecord } from '../../src/audit-export.js';
 import { verifyReceipt } from '../../src/verify.js';
 import { canonicalJson, descriptionDigest } from '../../src/consent-proof.js';
-import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until } from './helpers.js';
+import { createMemoryConsentStore } from '../../src/consent-store.js';
+import { createWebAuthnVerifier } from '../../src/user-verifier.js';
+import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, decide } from './helpers.js';
 
 await loadAiOpsElements();
 
@@ -32,12 +34,12 @@ const parts = (el: Element, name: string) => [...el.shadowRoot!.querySelectorAll
 
 /** A runtime under automation with verified consent, switched on by the present user, and its dialog. */
 async function setup({ guard = 0, clock = undefined as ReturnType<typeof createFakeClock> | undefined } = {}) {
-  const aiOps = createTestRuntime({ consent: 'auto', automated: true, storage: new MemoryStorage(), ...(clock ? { clock } : {}) });
+  // Count the verifications the page asks of the device (the real verifier, only observed).
+  const consentStore = createMemoryConsentStore();
+  const verifier = createWebAuthnVerifier({ window, store: consentStore, consent: 'auto' });
+  const aiOps = createTestRuntime({ consent: 'auto', automated: true, storage: new MemoryStorage(), consentStore, verifier, ...(clock ? { clock } : {}) });
   const session = aiOps.provideOperations('go', testOperations('go'));
   await turnOn(session);
-  const { consent } = await aiOps.onDemand();
-  // Count the verifications the page asks of the device (the real verifier, only observed).
-  const verifier = consent.verifier!;
   const asked: string[] = [];
   const verify = verifier.verify.bind(verifier);
   (verifier as { verify: typeof verify }).verify = (description, signal) => {
@@ -129,7 +131,7 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     await until(() => ctx.aiOps.confirmations.getState().current?.status === 'waiting', 'the sixth shown');
     expect(textOf(part(ctx.el, 'title'))).to.equal('ファイル「f.go」を削除する');
     expect(part(ctx.el, 'batch-list')).to.equal(null);
-    ctx.aiOps.confirmations.decline(ctx.aiOps.confirmations.getState().current!.id);
+    decide(ctx.aiOps).decline(ctx.aiOps.confirmations.getState().current!.id);
     expect((await sixth).error.code).to.equal('declined');
     expect(ctx.asked).to.deep.equal(['batch']);
 

@@ -10,10 +10,12 @@ import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/confirm/ai-o
 import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
+import { setAiOpsStrings } from '../../elements/internal/strings.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { receiptsKey } from '../../src/consent-gate.js';
-import { AUTOMATED_NEEDS_VERIFICATION } from '../../src/consent-words.js';
+import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
+import { failureText } from '../../elements/internal/strings.js';
 import type { AiOpsOptions } from '../../src/runtime.js';
 import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
 
@@ -116,19 +118,20 @@ describe('verified consent in the elements (UV)', () => {
     await press();
     await until(() => next.getState().status === 'off' && next.getState().error !== null, 'the switch-on refused', 5000);
     expect(input.checked).to.equal(false);
-    expect(next.getState().error).to.equal(ABSENT_ENDS_BY_TIMEOUT ? '本人確認に時間内に答えがなかったため、オンにしませんでした。' : '本人確認が取り消されたため、オンにしませんでした。');
+    expect(next.getState().reason?.code).to.equal(ABSENT_ENDS_BY_TIMEOUT ? 'consentTimeout' : 'consentCancelled');
+    expect(failureText(defaultAiOpsStrings, next.getState())).to.equal(ABSENT_ENDS_BY_TIMEOUT ? '本人確認に時間内に答えがなかったため、AI からの操作を始めませんでした。' : '本人確認が取り消されたため、AI からの操作を始めませんでした。');
   });
 
   it('[UV-5] [UV-2] the log shows the enrolled key\'s fingerprint, and removing the enrolment is itself verified', async () => {
     await device.add(true);
     const { aiOps, consentStore } = await setup();
-    const verifier = (await aiOps.onDemand()).consent.verifier!;
+    const verification = aiOps.capabilities.getState()!.verification!;
     const log = await fixture<AiOpsLog>(html`<ai-ops-log .aiOps=${aiOps}></ai-ops-log>`);
     await log.updateComplete;
     await sendMouse({ type: 'click', position: centerOf(part(log, 'panel-summary')!) });
     await until(() => !!part(log, 'verification-key'), 'the key line');
     await log.updateComplete;
-    expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verifier.fingerprint()}`);
+    expect(textOf(part(log, 'verification-key'))).to.equal(`本人確認の鍵: ${await verification.fingerprint()}`);
     // A script's click does nothing; the user's click asks the device, then removes the record.
     part(log, 'unenrol-button')!.click();
     expect(await consentStore.get(ENROLMENT_KEY)).to.not.equal(undefined);
@@ -158,12 +161,39 @@ describe('verified consent in the elements (UV)', () => {
     const alert = part(sw, 'alert')!;
     expect(alert.getAttribute('role')).to.equal('alert');
     expect(textOf(part(sw, 'alert-body'))).to.equal(
-      `${AUTOMATED_NEEDS_VERIFICATION} このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。`);
+      `${defaultAiOpsStrings.consentAutomated} このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。セキュリティキーをつなぐか、スマートフォンのパスキーを使ってください。`);
     expect(input.checked).to.equal(false);
     expect(input.getAttribute('aria-checked') ?? String(input.checked)).to.equal('false');
     expect(storage.getItem(permissionKey('go'))).to.equal(null);
     expect(await aiOps.consentStore.get(receiptsKey('go'))).to.equal(undefined);
     expect(aiOps.getSession('go')!.getState().status).to.equal('off');
+  });
+
+  it('[UV-4] with ai-ops/strings-en the switch\'s refusal reads English throughout, AGENT-3\'s sentence included; with the defaults, the same refusal reads Japanese', async () => {
+    // No authenticator on this page at all: the switch-on is refused (unavailable), under automation.
+    setAiOpsStrings(aiOpsStringsEn);
+    try {
+      const aiOps = createTestRuntime({ consent: 'auto', automated: true, storage: new MemoryStorage() });
+      aiOps.provideOperations('go', testOperations('go'));
+      const { sw, press } = await switchFor(aiOps, 'go');
+      await press();
+      await until(() => !!part(sw, 'alert'), 'the alert');
+      await sw.updateComplete;
+      const japanese = /[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]/;
+      expect(textOf(part(sw, 'alert-title'))).to.equal(aiOpsStringsEn.startFailedTitle);
+      expect(textOf(part(sw, 'alert-body'))).to.equal(`${aiOpsStringsEn.consentAutomated} ${aiOpsStringsEn.consentUnavailable}`);
+      expect(textOf(part(sw, 'alert-body'))).to.not.match(japanese);
+      // The runtime handed a code and values; the words are the page's (a developer's message beside them, in English).
+      expect(aiOps.getSession('go')!.getState().reason).to.deep.include({ code: 'consentUnavailable', automated: true });
+      expect(aiOps.getSession('go')!.getState().error).to.not.match(japanese);
+      // Back to the defaults: the same notice in Japanese, with no new refusal.
+      setAiOpsStrings({});
+      await until(() => japanese.test(textOf(part(sw, 'alert-body'))), 'the Japanese notice');
+      expect(textOf(part(sw, 'alert-body'))).to.equal(`${defaultAiOpsStrings.consentAutomated} ${defaultAiOpsStrings.consentUnavailable}`);
+      expect(defaultAiOpsStrings.consentUnavailable).to.match(japanese);
+    } finally {
+      setAiOpsStrings({});
+    }
   });
 
   it('[UV-4] in a person\'s browser with no way to verify, a click turns nothing on either: the alert says what to do, with no AGENT-3 sentence', async () => {
@@ -262,7 +292,7 @@ describe('verified consent in the elements (UV)', () => {
     await press();
     await until(() => !!part(sw, 'alert'), 'the alert');
     await sw.updateComplete;
-    expect(textOf(part(sw, 'alert-body'))).to.contain('本人確認が続けて完了しなかったため、60 秒のあいだ本人確認を求めません。その後でもう一度オンにしてください。');
+    expect(textOf(part(sw, 'alert-body'))).to.contain('本人確認が続けて完了しなかったため、60 秒のあいだ本人確認を求めません。その後でもう一度始めてください。');
     expect(input.checked).to.equal(false);
     clock.advance(60_000);
     await press();

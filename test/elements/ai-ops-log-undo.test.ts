@@ -10,7 +10,7 @@ import { formatTime } from '../../elements/internal/format.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
-import { centerOf, cleanupRuntimes, createTestRuntime, textOf, turnOn, until } from './helpers.js';
+import { centerOf, cleanupRuntimes, createTestRuntime, textOf, turnOn, until, decide } from './helpers.js';
 
 await loadAiOpsElements();
 
@@ -177,7 +177,7 @@ describe('<ai-ops-log> undo and record', () => {
     expect(textOf(root.querySelector('[part~="body"]'))).to.contain(`The later changes go too: notes_write (${formatTime(second.time)})`);
     expect(textOf(root.querySelector('[part~="body"]'))).to.contain('Undo from the log takes back what the operation notes_write changed.');
     expect(textOf(root.querySelector('[part~="action-button"]'))).to.equal('元に戻す');
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     expect((await pending).status).to.equal('declined');
   });
 

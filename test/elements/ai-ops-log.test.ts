@@ -1,3 +1,4 @@
+import type { PageCapabilities } from '../../src/capabilities.js';
 import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
@@ -7,8 +8,7 @@ import { succeed } from '../../src/result.js';
 import { createStore } from '../../src/store.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import {
-  centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until,
-} from './helpers.js';
+  centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until, decide } from './helpers.js';
 
 // All three tags now, as a page that has turned a switch on has them.
 await loadAiOpsElements();
@@ -168,7 +168,12 @@ describe('<ai-ops-log>', () => {
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const refused = createStore<string | null>(null);
     // The runtime as the log reads it, its relay connection's answer standing in for a real relay's.
-    const shown = { ...aiOps, onDemand: () => aiOps.onDemand().then((parts) => ({ ...parts, relay: Object.assign(Object.create(parts.relay), { refused }) })) };
+    const capabilities = createStore<PageCapabilities | null>(null);
+    aiOps.capabilities.subscribe(() => {
+      const loaded = aiOps.capabilities.getState();
+      capabilities.setState(loaded && { ...loaded, relay: { ...loaded.relay, refused } });
+    });
+    const shown = { ...aiOps, capabilities };
     const el = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${shown}></ai-ops-log>`);
     await turnOn(session);
     await el.updateComplete;
@@ -209,7 +214,7 @@ describe('<ai-ops-log>', () => {
     await session.call('sql_fail', {});
     const declined = session.call('sql_delete_file', { path: 'a.sql' });
     await until(() => aiOps.confirmations.getState().current !== null, 'the confirmation');
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     await declined;
     await session.call('sql_echo', { unknown: 1 });
     await el.updateComplete;

@@ -13,6 +13,8 @@ import { defineOperation, type AnyOperationDefinition } from '../../src/definiti
 import { fail, succeed } from '../../src/result.js';
 import { createMemoryConsentStore, type ConsentStore } from '../../src/consent-store.js';
 
+export { decide } from '../runtime/helpers.js';
+
 /** A Storage kept in memory. */
 export class MemoryStorage implements Storage {
   private readonly items = new Map<string, string>();
@@ -136,7 +138,7 @@ export function createTestRuntime(options: AiOpsOptions = {}): AiOps & { loader:
 export function cleanupRuntimes(): void {
   for (const aiOps of runtimes.splice(0)) {
     for (const session of aiOps.sessions.getState()) session.turnOff();
-    aiOps.relay.disconnect();
+    aiOps.dispose();
   }
   fakeModelContext.refuseRegistration = null;
 }

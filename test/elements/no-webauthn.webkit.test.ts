@@ -18,7 +18,7 @@ await loadAiOpsElements();
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
-/** UV-4's sentence for a browser and device that cannot verify the user (consent-gate.ts). */
+/** UV-4's sentence for a browser and device that cannot verify the user (consentUnavailable, elements/internal/strings.ts). */
 const UNAVAILABLE = 'このブラウザーとこの端末では本人確認 (パスキー、指紋、PIN) を使えません。';
 
 /** A page with `consent` and its switch, clicked once like a person. */

@@ -14,7 +14,7 @@ import { describeCall, signedInputOf } from '../../src/log-entry.js';
 import { formatValue, DETAIL_CHARS } from '../../src/log-format.js';
 import { explainReceipt, verifyReceipt } from '../../src/verify.js';
 import { makeKey, makeReceipt, type SyntheticKey } from '../helpers/synthetic-assertion.mjs';
-import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, decide, flush, readConsentDatabase } from './helpers.js';
 
 /** A verifier that applies and signs every description with the user's key, for real; it keeps what it signed. */
 class SigningVerifier implements UserVerifier {
@@ -44,8 +44,10 @@ async function setup() {
   const clock = new FakeClock();
   const verifier = new SigningVerifier(user);
   const aiOps = createAiOps({
-    clock, storage: new MemoryStorage(), loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false,
-    assetsBase: '/vendor/', automated: true, verifier,
+    // Its own consent store: the page's IndexedDB is shared with every later test file (UV-8's
+    // default store is proven in user-verifier.test.ts and default-runtime-uv.test.ts).
+    clock, storage: new MemoryStorage(), consentStore: new MemoryConsentStore(), loader: new FakeLoader(), embedded: false,
+    browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', automated: true, verifier,
   });
   const written: unknown[] = [];
   const session = aiOps.provideOperations('docs', [
@@ -62,9 +64,14 @@ async function setup() {
   await session.turnOn();
   for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await flush();
   expect(session.getState().status).to.equal('on');
-  const queue = (await aiOps.onDemand()).queue;
+  // The dialog's view of the queue and the user's decisions, as the page's elements have them.
+  const queue = { ...aiOps.confirmations, ...decide(aiOps) };
+  runtimes.push(aiOps);
   return { aiOps, clock, verifier, session, queue, written };
 }
+
+/** The runtimes this file made, disposed after each test. */
+const runtimes: ReturnType<typeof createAiOps>[] = [];
 
 /** Resolves once `condition` holds (pending callbacks run in between). */
 async function until(condition: () => boolean, what = 'the condition') {
@@ -105,6 +112,13 @@ function boundSpans(text: string): [number, number][] {
 }
 
 describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
+  afterEach(async () => {
+    for (const aiOps of runtimes.splice(0)) aiOps.dispose();
+    // Test files share the page's origin, so its IndexedDB: what a test here kept there, a later
+    // file would find (a `receipts:docs` record was seen by another file's count of the records).
+    expect(await readConsentDatabase(), 'nothing of this file is left in the page\'s consent database').to.deep.equal({});
+  });
+
   it('[UV-12] a verified call whose Markdown has line breaks, quotes, backslashes and non-ASCII verifies on its exported line; the row\'s text stays as shown', async () => {
     const ctx = await setup();
     const input = { markdown: MARKDOWN, title: '"q" \\ é' };

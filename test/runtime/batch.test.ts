@@ -10,7 +10,7 @@ import { canonicalJson, descriptionDigest, inputDigest, type ConsentDescription,
 import { VerificationRefused, type UserVerifier } from '../../src/user-verifier.js';
 import { CONFIRMATION_DEADLINE_MS, REFUSAL_MEMORY_MS } from '../../src/confirmation-queue.js';
 import { auditRecord } from '../../src/audit-export.js';
-import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, decide, flush } from './helpers.js';
 
 /** A verifier that applies (a program drives the browser), signs anything, and records each request. */
 class RecordingVerifier implements UserVerifier {
@@ -66,7 +66,8 @@ async function setup({ verified = true } = {}) {
   for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await flush();
   expect(session.getState().status).to.equal('on');
   verifier.asked.length = 0; // the switch-on's own verification
-  const queue = (await aiOps.onDemand()).queue;
+  // The dialog's view of the queue and the user's decisions, as the page's elements have them.
+  const queue = { ...aiOps.confirmations, ...decide(aiOps) };
   return { aiOps, clock, verifier, events, changed, session, queue };
 }
 

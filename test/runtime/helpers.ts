@@ -3,6 +3,15 @@
 import type { Clock } from '../../src/clock.js';
 import type { ScriptLoader } from '../../src/script-loader.js';
 import type { ModelContextLike, ModelContextTool } from '../../src/model-context.js';
+import type { PageDecisions } from '../../src/capabilities.js';
+import type { AiOps } from '../../src/runtime.js';
+
+/** The user's decisions as the dialog makes them (`aiOps.capabilities`, loaded once a request exists). */
+export function decide(aiOps: AiOps): PageDecisions {
+  const capabilities = aiOps.capabilities.getState();
+  if (!capabilities) throw new Error('the on-demand part has not loaded: no request to decide');
+  return capabilities.decide;
+}
 
 /** A clock that only moves when told to. */
 export class FakeClock implements Clock {

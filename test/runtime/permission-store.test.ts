@@ -3,7 +3,7 @@ import { createPermissionStore, permissionKey, PERMISSION_TTL_MS } from '../../s
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
-import { BrokenStorage, FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { BrokenStorage, FakeClock, FakeLoader, MemoryStorage, flush, decide } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -436,7 +436,7 @@ describe('permission store seen through a tool session', () => {
     for (let i = 0; i < 50 && !aiOps.confirmations.getState().current; i++) await flush();
     const request = aiOps.confirmations.getState().current!;
     other.disable();
-    aiOps.confirmations.approve(request.id, { skipFuture: true });
+    decide(aiOps).approve(request.id, { skipFuture: true });
     await answer;
     expect(storage.getItem(key)).to.equal(null);
     expect(session.permission.getState().enabled).to.equal(false);

@@ -76,7 +76,7 @@ describe('with the real polyfill and relay scripts from the build', function () 
   it('[AUDIT-1] a page script\'s executeTool is polyfill through the polyfill (it does not say who called), webmcp through the browser\'s own; never relay', async () => {
     type Listed = { name: string };
     const mc = (document as Document & { modelContext: { getTools(): Promise<Listed[]>; executeTool(tool: Listed, input: unknown): Promise<unknown> } }).modelContext;
-    const native = aiOps.modelContext.native;
+    const native = aiOps.capabilities.getState()!.native;
     const before = aiOps.log.getState().entries.length;
     const tool = (await mc.getTools()).find((t) => t.name === 'real_ping')!;
     // The browser's own API takes the input as an object, the polyfill's as JSON text.

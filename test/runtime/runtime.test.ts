@@ -1,9 +1,9 @@
 import { expect } from '@open-wc/testing';
-import { createAiOps, type AiOpsOptions } from '../../src/runtime.js';
+import { createAiOps, getAiOps, type AiOpsOptions } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { fail, succeed } from '../../src/result.js';
 import { permissionKey } from '../../src/permission-store.js';
-import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryStorage, flush, decide } from './helpers.js';
 import type { ToolSession } from '../../src/tool-session.js';
 
 /** Waits until a start that is under way has ended, on or off. */
@@ -125,7 +125,7 @@ describe('runtime and tool sessions', () => {
     const call = mc.execute('demo_delete', { path: 'a' });
     await flush();
     expect(calls).to.deep.equal(['prepare', 'prepare', 'confirmation']);
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     expect(parse((await call).content[0].text)).to.deep.equal({ ok: true, path: 'a' });
     expect(calls).to.deep.equal(['prepare', 'prepare', 'confirmation', 'prepare', 'execute']);
   });
@@ -169,7 +169,7 @@ describe('runtime and tool sessions', () => {
     const pending = mc.execute('demo_delete', { path: 'x' });
     await flush();
     expect(aiOps.log.getState().entries).to.have.length(2); // the waiting call is not shown
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     await pending;
     const rows = aiOps.log.getState().entries.map((e) => ({ name: e.name, args: e.argsSummary.text, status: e.status, code: e.code }));
     expect(rows).to.deep.equal([
@@ -186,12 +186,12 @@ describe('runtime and tool sessions', () => {
     await started(session);
     const first = mc.execute('demo_delete', { path: 'a' });
     await flush();
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     await first;
     expect(JSON.parse(storage.getItem(permissionKey('demo'))!).skipConfirmUntil).to.equal(null);
     const second = mc.execute('demo_delete', { path: 'b' });
     await flush();
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id, { skipFuture: true });
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id, { skipFuture: true });
     await second;
     expect(JSON.parse(storage.getItem(permissionKey('demo'))!).skipConfirmUntil).to.be.a('number');
     const third = await mc.execute('demo_delete', { path: 'c' });
@@ -207,7 +207,7 @@ describe('runtime and tool sessions', () => {
     await flush();
     const read = await mc.execute('demo_read', {});
     expect(parse(read.content[0].text).ok).to.equal(true);
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     await waiting;
   });
 
@@ -338,7 +338,7 @@ describe('runtime and tool sessions', () => {
     // once the widget asked for the tools, it reached a relay: no more re-creation
     window.postMessage({ type: 'webmcp.tools.list.request', requestId: 'r' }, location.origin);
     await new Promise((r) => setTimeout(r, 20));
-    expect(aiOps.relay.isConnected()).to.equal(true);
+    expect(aiOps.capabilities.getState()!.relay.isConnected()).to.equal(true);
     window.dispatchEvent(new Event('focus'));
     await flush();
     expect(embeds()).to.equal(2);
@@ -449,7 +449,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const { session, aiOps } = await on(op);
     const call = session.call('demo_delete', { path: 'a' });
     await op.finishPrepare(0);
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     await flush();
     session.turnOff();
     await op.finishPrepare(1);
@@ -463,7 +463,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const { session, aiOps } = await on(op);
     const call = session.call('demo_delete', { path: 'a' });
     await op.finishPrepare(0);
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     await op.finishPrepare(1);
     expect(op.steps).to.deep.equal(['prepare', 'prepare', 'execute']);
     session.turnOff();
@@ -490,7 +490,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
       } else {
         await op.finishPrepare(mine);
         if (point === 'approved') {
-          aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+          decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
           await flush();
           expire();
           await op.finishPrepare(mine + 1);
@@ -577,7 +577,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     expect(code(await first)).to.equal('declined');
     // The next one moves up; the cancelled ones were never executed.
     expect(aiOps.confirmations.getState().current?.content.title).to.equal('ファイル「c」を削除する');
-    aiOps.confirmations.decline(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).decline(aiOps.confirmations.getState().current!.id);
     await third;
     expect(op.steps).to.not.include('execute');
     expect(aiOps.log.getState().entries.filter((e) => e.status === 'declined')).to.have.length(3);
@@ -597,7 +597,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const late = new AbortController();
     const b = session.call('demo_delete', { path: 'b' }, { signal: late.signal });
     await op.finishPrepare(1);
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     await flush();
     late.abort();
     await op.finishPrepare(2);
@@ -607,7 +607,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const running = new AbortController();
     const c = session.call('demo_delete', { path: 'c' }, { signal: running.signal });
     await op.finishPrepare(3);
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     await op.finishPrepare(4);
     expect(op.executeSignal?.aborted).to.equal(false);
     running.abort();
@@ -621,6 +621,7 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const session = aiOps.provideOperations('demo', definitions());
     expect(Object.keys(aiOps.sessions).sort()).to.deep.equal(['getSnapshot', 'getState', 'subscribe']);
     expect('setState' in aiOps.sessions).to.equal(false);
+    expect('setState' in getAiOps().sessions, 'the page\'s default runtime').to.equal(false);
     expect(aiOps.sessions.getState()).to.deep.equal([session]);
     let heard = 0;
     const off = aiOps.sessions.subscribe(() => heard++);
@@ -628,5 +629,30 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     off();
     expect(heard).to.equal(1);
     expect(aiOps.sessions.getState().map((s) => s.tool)).to.deep.equal(['demo', 'more']);
+  });
+
+  it('[SHAPE-1] getAiOps() has no onDemand and lends no part: the dialog\'s state is read-only, and what the elements may do is named functions only', async () => {
+    expect('onDemand' in getAiOps()).to.equal(false);
+    const { aiOps } = setup();
+    for (const gone of ['onDemand', 'relay', 'modelContext']) expect(gone in aiOps, gone).to.equal(false);
+    const readOnly = ['getSnapshot', 'getState', 'subscribe'];
+    expect(Object.keys(aiOps.confirmations).sort()).to.deep.equal(readOnly);
+    expect(Object.keys(aiOps.capabilities).sort()).to.deep.equal(readOnly);
+    expect(aiOps.capabilities.getState()).to.equal(null);
+    const session = aiOps.provideOperations('demo', definitions());
+    await session.turnOn();
+    await started(session);
+    const capabilities = aiOps.capabilities.getState()!;
+    expect(Object.keys(capabilities).sort()).to.deep.equal(['decide', 'native', 'relay', 'verification']);
+    expect(Object.keys(capabilities.decide).sort()).to.deep.equal(['approve', 'approveAll', 'decline', 'declineAll']);
+    expect(Object.keys(capabilities.relay).sort()).to.deep.equal(['isConnected', 'reconnect', 'refused']);
+    expect(Object.keys(capabilities.relay.refused).sort()).to.deep.equal(readOnly);
+    expect(capabilities.native).to.equal(false);
+    // This runtime's verifier (consent 'click' still makes the default one) lends three functions only.
+    expect(Object.keys(capabilities.verification ?? {}).sort()).to.deep.equal(['fingerprint', 'publicKey', 'unenrol']);
+    // Every function is the page's own: none is the queue's, the connection's or the verifier's method.
+    for (const part of [capabilities.decide, capabilities.relay]) {
+      for (const value of Object.values(part)) if (typeof value === 'function') expect(value.name).to.not.match(/^(request|declineTool|connect|disconnect|verify)$/);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { createConfirmationQueue } from '../../src/confirmation-queue.js';
 import { createUndoKeeper } from '../../src/undo-keeper.js';
 import { describeCall } from '../../src/log-entry.js';
 import type { ModelContextLike, ModelContextTool } from '../../src/model-context.js';
-import { FakeClock, FakeLoader, MemoryStorage, flush } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryStorage, flush, decide } from './helpers.js';
 import type { ToolSession } from '../../src/tool-session.js';
 
 const started = async (session: ToolSession) => {
@@ -130,14 +130,14 @@ describe('undo (UNDO-1..UNDO-4)', () => {
     expect(request.content.actionLabel).to.equal('元に戻す');
     expect(request.content.summary).to.contain('notes_write');
     expect(request.content.summary.match(/notes_write/g)).to.have.length(1);
-    aiOps.confirmations.decline(request.id);
+    decide(aiOps).decline(request.id);
     expect(await declined).to.deep.equal({ status: 'declined' });
     expect(notes.get('a')).to.equal('v2');
     expect(entries(aiOps).map((e) => e.undo)).to.deep.equal(['available', 'available', 'available']);
 
     const approved = aiOps.undo(first.id);
     await flush();
-    aiOps.confirmations.approve(aiOps.confirmations.getState().current!.id);
+    decide(aiOps).approve(aiOps.confirmations.getState().current!.id);
     expect(await approved).to.deep.equal({ status: 'undone', undone: [second.id, first.id] });
     expect(notes.get('a')).to.equal('v0');
     expect(notes.get('other')).to.equal('x');
@@ -160,12 +160,12 @@ describe('undo (UNDO-1..UNDO-4)', () => {
     expect(asked.content.summary).to.contain('notes_write');
     // An agent's change of the same note arrives while the user reads the dialog.
     await session.call('notes_write', { path: 'a', text: 'v3' });
-    aiOps.confirmations.approve(asked.id);
+    decide(aiOps).approve(asked.id);
     await flush();
     const again = aiOps.confirmations.getState().current!;
     expect(again.id).to.not.equal(asked.id);
     expect(again.content.summary.match(/notes_write/g)).to.have.length(2);
-    aiOps.confirmations.approve(again.id);
+    decide(aiOps).approve(again.id);
     const third = row(aiOps, 2);
     expect(await pending).to.deep.equal({ status: 'undone', undone: [third.id, first.id] });
     expect(notes.get('a')).to.equal('v0');
@@ -182,7 +182,7 @@ describe('undo (UNDO-1..UNDO-4)', () => {
     await flush();
     const request = aiOps.confirmations.getState().current!;
     expect(request.content.summary).to.contain('記録にない変更');
-    aiOps.confirmations.decline(request.id);
+    decide(aiOps).decline(request.id);
     expect(await pending).to.deep.equal({ status: 'declined' });
     expect(notes.get('a')).to.equal('typed by the user');
   });

@@ -100,7 +100,7 @@ describe('in a browser with its own WebMCP', function () {
     await until(() => session.getState().status === 'on');
     expect(session.getState().error).to.equal(null);
     expect(document.querySelectorAll('script[src$="mcp-b-global.js"]')).to.have.length(1);
-    expect(aiOps.modelContext.native).to.equal(true);
+    expect(aiOps.capabilities.getState()!.native).to.equal(true);
     const tools = await own.getTools();
     expect(tools.map((t) => t.name).sort()).to.deep.equal(['native_delete', 'native_ping', 'native_read']);
     const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
