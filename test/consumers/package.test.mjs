@@ -342,14 +342,14 @@ test('[PKG-1] [PKG-3] (e) a Svelte 5 app compiled by svelte/compiler uses the th
 
 /**
  * A registry on 127.0.0.1 that knows one package, `ai-ops-relay` (as if someone had published that
- * name), and records every request.
+ * name), or with `squatted` false none, and records every request.
  */
-async function squattedRegistry() {
+async function squattedRegistry({ squatted = true } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     requests.push(req.url);
     const origin = `http://127.0.0.1:${server.address().port}`;
-    if (req.url === '/ai-ops-relay') {
+    if (squatted && req.url === '/ai-ops-relay') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({
         name: 'ai-ops-relay', 'dist-tags': { latest: '9.9.9' },
@@ -403,10 +403,17 @@ test('[PKG-2] the README\'s relay command runs the installed package without ask
     assert.deepEqual(registry.requests.filter((url) => url.endsWith('.tgz')), [], 'no package was downloaded');
     assert.deepEqual(missing.npxFiles, [], 'nothing was installed into the npx cache');
 
-    // The same folder with the registry not knowing the name: npm's "could not be found".
-    const unknown = await runReadmeCommand(elsewhere, 'http://127.0.0.1:9/');
-    assert.notEqual(unknown.code, 0);
-    assert.match(unknown.stderr, /ai-ops-relay/);
+    // The same folder with the registry not knowing the name (it answers 404 at once; an
+    // unreachable one would keep npm retrying for a minute): npm's "could not be found".
+    const empty = await squattedRegistry({ squatted: false });
+    try {
+      const unknown = await runReadmeCommand(elsewhere, empty.url);
+      assert.notEqual(unknown.code, 0);
+      assert.match(unknown.stderr, /404[\s\S]*ai-ops-relay|ai-ops-relay[\s\S]*404/);
+      assert.deepEqual(empty.requests.filter((url) => url.endsWith('.tgz')), [], 'no package was downloaded');
+    } finally {
+      await empty.close();
+    }
 
     // The README's alternative names the file: Node says which one is missing.
     const byPath = await run(process.execPath, [join(elsewhere, 'node_modules/ai-ops/bin/ai-ops-relay.mjs'), '--help']).catch((error) => error);
