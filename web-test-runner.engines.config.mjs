@@ -17,10 +17,10 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteerCore from 'puppeteer-core';
-import { createServer } from 'node:net';
 import { reactEsmPlugin } from './test/wtr-react-plugin.mjs';
 import { aiOpsEntriesPlugin } from './test/wtr-ai-ops-plugin.mjs';
 import { webauthnPlugin } from './test/wtr-webauthn-plugin.mjs';
+import { firefoxLaunchOptions, freeLocalPort } from './test/marionette.mjs';
 
 /** The engines this config runs, and what each needs. */
 export const ENGINES = ['firefox', 'webkit'];
@@ -42,34 +42,13 @@ export const NEEDS_WEBAUTHN = ['test/elements/ai-ops-confirm-uv.test.ts', 'test/
 /** What runs only in WebKitGTK (where there is no WebAuthn): `*.webkit.test.ts`. */
 export const WEBKIT_FILES = ['test/elements/**/*.webkit.test.ts'];
 
-/** A free TCP port on 127.0.0.1 (for Marionette, which Firefox opens on the port it is given). */
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const marionettePort = engine === 'firefox' ? await freePort() : undefined;
+const marionettePort = engine === 'firefox' ? await freeLocalPort() : undefined;
 
 const firefox = () => chromeLauncher({
   // puppeteer-core as the launcher's puppeteer, with `browser: 'firefox'`: WebDriver BiDi; the
   // launcher then names the browser "Firefox" (what the webauthn command dispatches on).
   puppeteer: puppeteerCore,
-  launchOptions: {
-    browser: 'firefox',
-    executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
-    headless: true,
-    args: ['--marionette'],
-    extraPrefsFirefox: {
-      'marionette.port': marionettePort,
-      // The virtual authenticator answers only with the soft token on; no USB keys are looked for.
-      'security.webauth.webauthn_enable_softtoken': true,
-      'security.webauth.webauthn_enable_usbtoken': false,
-    },
-  },
+  launchOptions: firefoxLaunchOptions(marionettePort),
 });
 
 const webkit = () => {

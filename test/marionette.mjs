@@ -78,3 +78,35 @@ export async function connectMarionette(port, { host = '127.0.0.1', timeoutMs = 
     close: () => socket.destroy(),
   };
 }
+
+/**
+ * How the tests start Firefox ESR for puppeteer-core (WebDriver BiDi) with Marionette listening on
+ * `marionettePort`, for its WebAuthn virtual authenticator.
+ * @param {number} marionettePort
+ * @example puppeteer.launch(firefoxLaunchOptions(await freeLocalPort()))
+ */
+export function firefoxLaunchOptions(marionettePort) {
+  return {
+    browser: /** @type {const} */ ('firefox'),
+    executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+    headless: true,
+    args: ['--marionette'],
+    extraPrefsFirefox: {
+      'marionette.port': marionettePort,
+      // The virtual authenticator answers only with the soft token on (without it WebAuthn hangs);
+      // no USB keys are looked for.
+      'security.webauth.webauthn_enable_softtoken': true,
+      'security.webauth.webauthn_enable_usbtoken': false,
+    },
+  };
+}
+
+/** A free TCP port on 127.0.0.1 (Marionette opens on the port it is given). */
+export function freeLocalPort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -8,39 +8,19 @@
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import puppeteer from 'puppeteer-core';
 import { startDemo, startRelay, freePort, waitFor, listedNames, envelope } from '../e2e/harness.mjs';
-import { connectMarionette } from '../marionette.mjs';
+import { connectMarionette, firefoxLaunchOptions, freeLocalPort } from '../marionette.mjs';
 
 let demo, relay, browser, marionette, device, page;
-
-/** A free port anywhere (Marionette's). */
-const anyFreePort = () => new Promise((resolve, reject) => {
-  const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
 
 before(async () => {
   demo = await startDemo();
   // The sample page asks the default port (9333) and its widget scans on to 9348: the first free
   // one is the one it finds first (the sample page has no option for another port).
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
-  const marionettePort = await anyFreePort();
-  browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
-    headless: true,
-    args: ['--marionette'],
-    extraPrefsFirefox: {
-      'marionette.port': marionettePort,
-      // The virtual authenticator answers only with the soft token on (without it WebAuthn hangs).
-      'security.webauth.webauthn_enable_softtoken': true,
-      'security.webauth.webauthn_enable_usbtoken': false,
-    },
-  });
+  const marionettePort = await freeLocalPort();
+  browser = await puppeteer.launch(firefoxLaunchOptions(marionettePort));
   marionette = await connectMarionette(marionettePort);
   // The user's device, present and verifying: a platform authenticator (browser-wide in Firefox).
   device = await marionette.send('WebAuthn:AddVirtualAuthenticator', {
