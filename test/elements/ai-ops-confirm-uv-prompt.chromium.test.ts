@@ -4,44 +4,13 @@
 // absent user there is an immediate NotAllowedError (measured), never a waiting prompt; WebKitGTK
 // has no WebAuthn. The decline of an absent user in every engine with WebAuthn:
 // verified-engines.test.ts.
-import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
-import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
-import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
-import { permissionKey } from '../../src/permission-store.js';
-import { centerOf, cleanupRuntimes, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
+import { cleanupRuntimes, textOf, until, userDevice as device } from './helpers.js';
+import { approveByKeyboard, dialogFor, part, setup } from './confirm-uv-setup.js';
 
 await loadAiOpsElements();
-
-
-const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-
-/** A runtime whose consent is the default (`auto`) in a browser a program drives, switched on by the present user. */
-async function setup({ automated = true } = {}) {
-  const storage = new MemoryStorage();
-  const aiOps = createTestRuntime({ consent: 'auto', automated, storage });
-  const session = aiOps.provideOperations('go', testOperations('go'));
-  await turnOn(session);
-  const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
-  el.pointerGuardMs = 0;
-  el.automated = automated;
-  await el.updateComplete;
-  return { aiOps, session, el, storage };
-}
-
-async function dialogFor(el: AiOpsConfirm) {
-  await until(() => el.shadowRoot!.querySelector('dialog')!.open, 'the dialog');
-  await el.updateComplete;
-}
-
-/** Approves with the keyboard as a person does: Tab from やめる to the action, Enter. */
-async function approveByKeyboard(el: AiOpsConfirm) {
-  await sendKeys({ press: 'Tab' });
-  expect(el.shadowRoot!.activeElement?.classList.contains('action')).to.equal(true);
-  await sendKeys({ press: 'Enter' });
-}
 
 describe('verified consent in the elements: the waiting prompt (UV-7)', () => {
   afterEach(async () => {

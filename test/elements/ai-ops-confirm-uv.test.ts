@@ -6,7 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
-import { POINTER_GUARD_MS, type AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
+import { POINTER_GUARD_MS } from '../../elements/confirm/ai-ops-confirm.js';
 import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
@@ -16,8 +16,8 @@ import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { receiptsKey } from '../../src/consent-gate.js';
 import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
 import { failureText } from '../../elements/internal/strings.js';
-import type { AiOpsOptions } from '../../src/runtime.js';
-import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, turnOn, until, userDevice as device } from './helpers.js';
+import { centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, MemoryStorage, testOperations, textOf, until, userDevice as device } from './helpers.js';
+import { approveByKeyboard, dialogFor, part, setup } from './confirm-uv-setup.js';
 
 await loadAiOpsElements();
 
@@ -28,21 +28,6 @@ await loadAiOpsElements();
  * deadline (NotAllowedError, measured: 2 ms), which the page reads as cancelled.
  */
 const ABSENT_ENDS_BY_TIMEOUT = !navigator.userAgent.includes('Firefox');
-
-const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
-
-/** A runtime whose consent is the default (`auto`), in a browser a program drives or not, switched on by the present user. */
-async function setup({ automated = true, ...options }: { automated?: boolean } & AiOpsOptions = {}) {
-  const storage = new MemoryStorage();
-  const aiOps = createTestRuntime({ consent: 'auto', automated, storage, ...options });
-  const session = aiOps.provideOperations('go', testOperations('go'));
-  await turnOn(session);
-  const el = await fixture<AiOpsConfirm>(html`<ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>`);
-  el.pointerGuardMs = 0;
-  el.automated = automated;
-  await el.updateComplete;
-  return { aiOps, session, el, storage, consentStore: aiOps.consentStore };
-}
 
 /** The switch element of `tool`, and a press on it with the keyboard (Space), as a person's. */
 async function switchFor(aiOps: ReturnType<typeof createTestRuntime>, tool: string) {
@@ -55,18 +40,6 @@ async function switchFor(aiOps: ReturnType<typeof createTestRuntime>, tool: stri
       await sendKeys({ press: ' ' }); // Space, by its key value: puppeteer's BiDi keyboard (Firefox) has no 'Space' name
     },
   };
-}
-
-async function dialogFor(el: AiOpsConfirm) {
-  await until(() => el.shadowRoot!.querySelector('dialog')!.open, 'the dialog');
-  await el.updateComplete;
-}
-
-/** Approves with the keyboard as a person does: Tab from やめる to the action, Enter. */
-async function approveByKeyboard(el: AiOpsConfirm) {
-  await sendKeys({ press: 'Tab' });
-  expect(el.shadowRoot!.activeElement?.classList.contains('action')).to.equal(true);
-  await sendKeys({ press: 'Enter' });
 }
 
 describe('verified consent in the elements (UV)', () => {

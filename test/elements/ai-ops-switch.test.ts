@@ -8,28 +8,7 @@ import { permissionKey } from '../../src/permission-store.js';
 import {
   centerOf, cleanupRuntimes, createGate, fakeModelContext, createTestRuntime, MemoryStorage, statusReached, testOperations, textOf, turnOn, until,
 } from './helpers.js';
-
-/** A storage that refuses every write while `refuse` is set, as a full quota or a blocked storage does. */
-class RefusingStorage extends MemoryStorage {
-  refuse = false;
-  override setItem(key: string, value: string): void {
-    if (this.refuse) throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
-    super.setItem(key, value);
-  }
-  override removeItem(key: string): void {
-    if (this.refuse) throw new DOMException('the storage is blocked', 'SecurityError');
-    super.removeItem(key);
-  }
-}
-
-const parts = (el: AiOpsSwitch) => {
-  const root = el.shadowRoot!;
-  return {
-    input: root.querySelector<HTMLInputElement>('input'),
-    label: root.querySelector('label'),
-    alert: root.querySelector<HTMLElement>('[role="alert"]'),
-  };
-};
+import { RefusingStorage, switchParts, turnOffWhileStorageRefuses } from './switch-refused-off.js';
 
 describe('<ai-ops-switch>', () => {
   afterEach(async () => {
@@ -42,7 +21,7 @@ describe('<ai-ops-switch>', () => {
     aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
     await expect(el).to.be.accessible();
-    const { input, label } = parts(el);
+    const { input, label } = switchParts(el);
     expect(input).to.exist;
     expect(input!.type).to.equal('checkbox');
     expect(input!.getAttribute('role')).to.equal('switch');
@@ -61,7 +40,7 @@ describe('<ai-ops-switch>', () => {
     const gate = createGate();
     aiOps.loader.gate = gate.promise;
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
-    const { input } = parts(el);
+    const { input } = switchParts(el);
     const changed = oneEvent(el, 'ai-ops-switch-change');
     await sendMouse({ type: 'click', position: centerOf(input!) });
     const event = await changed;
@@ -88,7 +67,7 @@ describe('<ai-ops-switch>', () => {
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     await turnOn(session);
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
-    const { input, label } = parts(el);
+    const { input, label } = switchParts(el);
     expect(input!.checked).to.equal(true);
     const changed = oneEvent(el, 'ai-ops-switch-change');
     await sendMouse({ type: 'click', position: centerOf(label!) });
@@ -108,10 +87,10 @@ describe('<ai-ops-switch>', () => {
     el.addEventListener('ai-ops-switch-change', () => events++);
     await turnOn(session);
     await el.updateComplete;
-    expect(parts(el).input!.checked).to.equal(true);
+    expect(switchParts(el).input!.checked).to.equal(true);
     session.turnOff();
     await el.updateComplete;
-    expect(parts(el).input!.checked).to.equal(false);
+    expect(switchParts(el).input!.checked).to.equal(false);
     expect(events).to.equal(0);
   });
 
@@ -120,10 +99,10 @@ describe('<ai-ops-switch>', () => {
     aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load /ai-ops/vendor/relay/embed.js' };
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
-    await sendMouse({ type: 'click', position: centerOf(parts(el).input!) });
+    await sendMouse({ type: 'click', position: centerOf(switchParts(el).input!) });
     await until(() => session.getState().error !== null, 'the start to fail');
     await el.updateComplete;
-    const { input, alert } = parts(el);
+    const { input, alert } = switchParts(el);
     expect(input!.checked).to.equal(false);
     expect(session.getState().status).to.equal('off');
     expect(aiOps.storage.getItem(permissionKey('sql'))).to.equal(null);
@@ -131,15 +110,15 @@ describe('<ai-ops-switch>', () => {
     expect(textOf(alert!.querySelector('[part="alert-title"]'))).to.equal('AI からの操作を始められません');
     expect(textOf(alert!.querySelector('[part="alert-body"]'))).to.equal('could not load /ai-ops/vendor/relay/embed.js');
     // Under the switch: after it in the shadow tree.
-    expect(parts(el).input!.compareDocumentPosition(alert!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    expect(switchParts(el).input!.compareDocumentPosition(alert!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     await expect(el).to.be.accessible();
 
     // Turning it on again clears the notice.
     aiOps.loader.failOn = null;
-    await sendMouse({ type: 'click', position: centerOf(parts(el).input!) });
+    await sendMouse({ type: 'click', position: centerOf(switchParts(el).input!) });
     await statusReached(session, 'on');
     await el.updateComplete;
-    expect(parts(el).alert).to.equal(null);
+    expect(switchParts(el).alert).to.equal(null);
   });
 
   it('[SW-4] a refused registration, and a stored "on" failing at page load, show the notice too', async () => {
@@ -151,10 +130,10 @@ describe('<ai-ops-switch>', () => {
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
     await until(() => session.getState().error !== null, 'the stored start to fail');
     await el.updateComplete;
-    expect(parts(el).input!.checked).to.equal(false);
+    expect(switchParts(el).input!.checked).to.equal(false);
     expect(storage.getItem(permissionKey('sql'))).to.equal(null);
-    expect(textOf(parts(el).alert)).to.contain('AI からの操作を始められません');
-    expect(textOf(parts(el).alert)).to.contain('InvalidStateError: sql_echo is registered already');
+    expect(textOf(switchParts(el).alert)).to.contain('AI からの操作を始められません');
+    expect(textOf(switchParts(el).alert)).to.contain('InvalidStateError: sql_echo is registered already');
   });
 
   it('[SW-5] in an embedded page it renders nothing and loads nothing', async () => {
@@ -174,20 +153,20 @@ describe('<ai-ops-switch>', () => {
     const aiOps = createTestRuntime();
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="go" .aiOps=${aiOps}></ai-ops-switch>`);
     expect(el.hidden).to.equal(true);
-    expect(parts(el).input).to.equal(null);
+    expect(switchParts(el).input).to.equal(null);
     aiOps.provideOperations('sql', testOperations('sql'));
     await el.updateComplete;
-    expect(parts(el).input).to.equal(null);
+    expect(switchParts(el).input).to.equal(null);
     aiOps.provideOperations('go', testOperations('go'));
     await el.updateComplete;
     expect(el.hidden).to.equal(false);
-    expect(parts(el).input).to.exist;
+    expect(switchParts(el).input).to.exist;
     // Pointing it at another tool follows that tool.
     el.tool = 'sql';
     await el.updateComplete;
     await turnOn(aiOps.getSession('sql')!);
     await el.updateComplete;
-    expect(parts(el).input!.checked).to.equal(true);
+    expect(switchParts(el).input!.checked).to.equal(true);
   });
 
   it('[SW-1] delegates focus to the switch, and Space toggles it', async () => {
@@ -195,12 +174,12 @@ describe('<ai-ops-switch>', () => {
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
     el.focus();
-    expect(el.shadowRoot!.activeElement).to.equal(parts(el).input);
+    expect(el.shadowRoot!.activeElement).to.equal(switchParts(el).input);
     const { sendKeys } = await import('@web/test-runner-commands');
     await sendKeys({ press: ' ' }); // Space, by its key value: puppeteer's BiDi keyboard (Firefox) has no 'Space' name
     await statusReached(session, 'on');
     await el.updateComplete;
-    expect(parts(el).input!.checked).to.equal(true);
+    expect(switchParts(el).input!.checked).to.equal(true);
   });
 
   it('[SW-1] strings can be replaced per element and page-wide without forking', async () => {
@@ -211,59 +190,25 @@ describe('<ai-ops-switch>', () => {
     try {
       setAiOpsStrings(aiOpsStringsEn);
       await el.updateComplete;
-      expect(textOf(parts(el).label)).to.equal('Operations from AI');
+      expect(textOf(switchParts(el).label)).to.equal('Operations from AI');
       el.strings = { switchLabel: 'KI-Operationen' };
       await el.updateComplete;
-      expect(textOf(parts(el).label)).to.equal('KI-Operationen');
+      expect(textOf(switchParts(el).label)).to.equal('KI-Operationen');
       session.turnOn();
       await until(() => session.getState().error !== null, 'the start to fail');
       await el.updateComplete;
-      expect(textOf(parts(el).alert)).to.equal('Operations from AI could not start offline');
+      expect(textOf(switchParts(el).alert)).to.equal('Operations from AI could not start offline');
     } finally {
       setAiOpsStrings({});
     }
     el.strings = undefined;
     await el.updateComplete;
-    expect(textOf(parts(el).label)).to.equal('AI からの操作');
+    expect(textOf(switchParts(el).label)).to.equal('AI からの操作');
   });
 
-  it('[SAFE-3] turning off while storage refuses every write: the switch is off, and a role=alert notice says that a reload turns it back on (the accessibility tree: ai-ops-switch-a11y.chromium.test.ts)', async () => {
-    const storage = new RefusingStorage();
-    const aiOps = createTestRuntime({ storage });
-    const session = aiOps.provideOperations('sql', testOperations('sql'));
-    const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);
-    await sendMouse({ type: 'click', position: centerOf(parts(el).input!) });
-    await statusReached(session, 'on');
-    await el.updateComplete;
-    expect(parts(el).alert).to.equal(null);
-
-    storage.refuse = true;
-    await sendMouse({ type: 'click', position: centerOf(parts(el).input!) });
-    await statusReached(session, 'off');
-    await el.updateComplete;
-    const { input, alert } = parts(el);
-    expect(input!.checked).to.equal(false);
-    expect(fakeModelContext.tools.size, 'nothing stays registered in this page').to.equal(0);
-    expect(storage.getItem(permissionKey('sql')), 'the stored "on" is still there').to.be.a('string');
-    expect(alert, 'a role=alert notice under the switch').to.exist;
-    expect(alert!.checkVisibility()).to.equal(true);
-    expect(textOf(alert!.querySelector('[part="alert-title"]'))).to.equal('許可を消せませんでした');
-    expect(textOf(alert!.querySelector('[part="alert-body"]'))).to.equal('ページを開き直すと、AI からの操作がまた始まります。');
-    expect(alert!.getAttribute('role')).to.equal('alert');
-    await expect(el).to.be.accessible();
-    // What a reload would do: the stored "on" is read and the tool starts again.
-    expect(createTestRuntime({ storage }).provideOperations('sql', testOperations('sql')).permission.getState().enabled).to.equal(true);
-
-    // Storage works again: the next turn-off removes it, and the notice goes.
-    storage.refuse = false;
-    await turnOn(session);
-    await el.updateComplete;
-    expect(parts(el).alert, 'no notice while on').to.equal(null);
-    session.turnOff();
-    await el.updateComplete;
-    expect(parts(el).alert).to.equal(null);
-    expect(storage.getItem(permissionKey('sql'))).to.equal(null);
-  });
+  it('[SAFE-3] turning off while storage refuses every write: the switch is off, and a role=alert notice says that a reload turns it back on (the accessibility tree: ai-ops-switch-a11y.chromium.test.ts)', () => turnOffWhileStorageRefuses(async (alert) => {
+    expect(alert.getAttribute('role')).to.equal('alert');
+  }));
 
   it('[SAFE-3] the notice follows the page-wide strings', async () => {
     const storage = new RefusingStorage();
@@ -276,7 +221,7 @@ describe('<ai-ops-switch>', () => {
     try {
       setAiOpsStrings(aiOpsStringsEn);
       await el.updateComplete;
-      expect(textOf(parts(el).alert)).to.equal('The permission could not be removed Reloading this page starts operations from AI again.');
+      expect(textOf(switchParts(el).alert)).to.equal('The permission could not be removed Reloading this page starts operations from AI again.');
     } finally {
       setAiOpsStrings({});
     }
