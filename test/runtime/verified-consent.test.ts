@@ -132,6 +132,14 @@ const settled = async (session: ToolSession) => {
   for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await new Promise((r) => setTimeout(r, 10));
 };
 
+/** A page of the origin (see setup) once it has read its stored permission and its start, if any, has settled. */
+async function pageOpened(extra: Parameters<typeof setup>[0]) {
+  const page = await setup(extra);
+  await flush();
+  await settled(page.session);
+  return page;
+}
+
 /** Resolves once `condition` holds (pending callbacks run in between). */
 async function until(condition: () => boolean) {
   for (let i = 0; i < 500 && !condition(); i++) await flush();
@@ -266,9 +274,7 @@ describe('verified consent (UV)', () => {
     const clock = new FakeClock();
     const storage = new MemoryStorage();
     storage.setItem(permissionKey('notes'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
-    const { session, loader } = await setup({ clock, storage });
-    await flush();
-    await settled(session);
+    const { session, loader } = await pageOpened({ clock, storage });
     expect(session.getState().status).to.equal('off');
     expect(underSwitch(session)).to.contain('本人確認');
     expect(storage.getItem(permissionKey('notes'))).to.equal(null);
@@ -282,9 +288,7 @@ describe('verified consent (UV)', () => {
     const forged = { credentialId: 'cred', authenticatorData: 'ad', clientDataJSON: 'cd', signature: 'forged', description: { kind: 'switch', tool: 'notes' } };
     storage.setItem(permissionKey('notes'), JSON.stringify({ v: 1, enabledUntil: clock.now() + 1000, skipConfirmUntil: null }));
     await consentStore.set(receiptsKey('notes'), { on: forged });
-    const first = await setup({ clock, storage, consentStore });
-    await flush();
-    await settled(first.session);
+    const first = await pageOpened({ clock, storage, consentStore });
     expect(first.session.getState().status).to.equal('off');
     // Now the user turns it on (verified) and the next page of the same origin reads it back.
     await first.session.turnOn();
@@ -293,9 +297,7 @@ describe('verified consent (UV)', () => {
     const stored = storage.getItem(permissionKey('notes'))!;
     const { on } = (await receiptsOf(consentStore))!;
     first.aiOps.dispose();
-    const second = await setup({ clock, storage, consentStore, verifier: first.verifier });
-    await flush();
-    await settled(second.session);
+    const second = await pageOpened({ clock, storage, consentStore, verifier: first.verifier });
     expect(second.session.getState().status).to.equal('on');
     expect(second.loader.modelContext.tools.has('notes_read')).to.equal(true);
     second.aiOps.dispose();
@@ -305,9 +307,7 @@ describe('verified consent (UV)', () => {
     elsewhere.setItem(permissionKey('notes'), stored);
     elsewhere.setItem(`${permissionKey('notes')}:uv`, JSON.stringify({ on }));
     elsewhere.setItem(receiptsKey('notes'), JSON.stringify({ on }));
-    const third = await setup({ clock, storage: elsewhere, verifier: first.verifier });
-    await flush();
-    await settled(third.session);
+    const third = await pageOpened({ clock, storage: elsewhere, verifier: first.verifier });
     expect(third.session.getState().status).to.equal('off');
     expect(third.loader.modelContext.tools.size).to.equal(0);
   });
@@ -538,9 +538,7 @@ describe('verified consent (UV)', () => {
     expect(loader.modelContext.tools.size).to.equal(0);
     expect(storage.getItem(permissionKey('notes'))).to.equal(null);
     storage.setItem(permissionKey('notes'), value);
-    const next = await setup({ clock, storage, consentStore, verifier });
-    await flush();
-    await settled(next.session);
+    const next = await pageOpened({ clock, storage, consentStore, verifier });
     expect(next.session.getState().status).to.equal('off');
     expect(next.loader.modelContext.tools.size).to.equal(0);
   });
@@ -777,9 +775,7 @@ describe('verified consent (UV)', () => {
     // A later moment (the same one would be the same switch description, which a page signs once).
     clock.advance(1000);
     const verifier = createWebAuthnVerifier({ store: consentStore, timeoutMs: 5000 });
-    const second = await setup({ clock, storage, consentStore, verifier });
-    await flush();
-    await settled(second.session);
+    const second = await pageOpened({ clock, storage, consentStore, verifier });
     expect(second.session.getState().status).to.equal('off');
     expect(second.loader.modelContext.tools.size).to.equal(0);
     await second.session.turnOn();
