@@ -1,7 +1,8 @@
 // `npm test`: build the library (`npm run build`) and the playground the suites load, type-check,
-// then side by side the browser suites (web-test-runner in Debian Chromium with the coverage
-// threshold, then Firefox ESR and WebKitGTK) and the Node suites (servers, relay + MCP client end to end, the packed package in fresh consumer
-// projects, test/consumers/, and this script's own counting, test/scripts/). Prints the total alone
+// then lanes side by side: the browser suites (web-test-runner in Debian Chromium with the coverage
+// threshold, then Firefox ESR and WebKitGTK), the Node suites (servers, the packed package in fresh
+// consumer projects, test/consumers/, and this script's own counting, test/scripts/) and the end to
+// end suites (relay + MCP client, the agents) dealt over lanes of their own. Prints the total alone
 // on the last line as `N passed, M failed`; how it counts (a cancelled, timed-out, skipped or todo
 // test, a broken stage, a stage that ran no test or outlived its time limit, and a missing or stale
 // coverage report each count as failed) is in scripts/test-totals.mjs.
