@@ -49,17 +49,23 @@ window.benchBatch = async (runs) => {
 };
 `;
 
-export async function run({ root, demo, browser }) {
+/** The bench page's script, bundled in memory (test/node/bench-sections.test.mjs builds it too). */
+export async function bundle(root) {
   const result = await esbuild.build({
     stdin: { contents: ENTRY, resolveDir: root, sourcefile: 'bench-batch.js', loader: 'js' },
     bundle: true, format: 'esm', target: 'es2022', write: false, logLevel: 'error',
     conditions: ['production', 'browser'],
   });
+  return result.outputFiles[0].contents;
+}
+
+export async function run({ root, demo, browser }) {
+  const script = await bundle(root);
   const page = await browser.context.newPage();
   const base = `${demo.origin}/bench-batch/`;
   await page.route(`${base}**`, (route) => {
     if (new URL(route.request().url()).pathname.endsWith('/main.js')) {
-      return route.fulfill({ contentType: 'text/javascript', body: Buffer.from(result.outputFiles[0].contents) });
+      return route.fulfill({ contentType: 'text/javascript', body: Buffer.from(script) });
     }
     return route.fulfill({ contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="./main.js"></script>' });
   });

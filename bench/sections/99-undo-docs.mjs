@@ -29,7 +29,7 @@ const ENTRY = `
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Excalidraw } from '@excalidraw/excalidraw';
-import { compileOperation, runCall } from './src/call.ts';
+import { compileOperation, runCall } from './src/pipeline.ts';
 import { succeed } from './src/result.ts';
 import { createSlidesOperations } from './tools/slides/operations.ts';
 import { createDrawioOperations } from './tools/drawio/operations.ts';
@@ -167,7 +167,7 @@ window.benchUndoDocs = async ({ rounds, count }) => [
 ];
 `;
 
-/** The bench page's script, bundled in memory. */
+/** The bench page's script, bundled in memory (test/node/bench-sections.test.mjs builds it too). */
 export async function bundle(root) {
   const result = await esbuild.build({
     ...browserOptions,
