@@ -89,6 +89,7 @@ export function missingRelayParts(relayPackage) {
     ['onSocketMessage', 'which the door wraps to hold relay/* and check a page\'s hello'],
     ['tryAttachToExistingRelay', 'which the door wraps to attach only to a guarded relay'],
     ['startUsingPortStrategy', 'which must call tryAttachToExistingRelay'],
+    ['setupClientHandlers', 'after which the door asks an attached relay for its tools again'],
   ]) {
     if (typeof proto[name] !== 'function') missing.push(`RelayBridgeServer.prototype.${name} (${why})`);
   }
@@ -246,6 +247,22 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
         socket?.close(1008, reason);
       } catch {
         // already closing
+      }
+    }
+
+    /**
+     * 2.2.0 asks the relay it attaches to for its tools before it listens for the answer: it stops
+     * reading at the `server-hello` and starts its handlers a promise later, so a `relay/tools` that
+     * came in the same read as the hello was dropped, and the attached relay listed nothing until
+     * the pages' tools next changed (seen on a busy machine: [DOOR-4] waited 10 s for a tool). Asked
+     * again once the handlers listen, the answer is taken whatever the timing.
+     */
+    setupClientHandlers(socket, bufferedMessages) {
+      super.setupClientHandlers(socket, bufferedMessages);
+      try {
+        socket.send(JSON.stringify({ type: 'relay/list-tools' }));
+      } catch {
+        // closing: the package reconnects and asks again
       }
     }
 

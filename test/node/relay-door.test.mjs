@@ -5,7 +5,7 @@
 // Chromium are test/e2e/relay-door.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
@@ -27,6 +27,61 @@ function freePort() {
       server.close(() => done(port));
     });
   });
+}
+
+/**
+ * A TCP proxy on a free port to 127.0.0.1:`target` that passes the HTTP handshake's answer on at
+ * once, then holds the WebSocket frames the target sends until they include `until` (or 300 ms
+ * passed: the door's probes never get it) and writes them on in one write. `coalesced()` counts the
+ * writes that carried a `server-hello` together with `until`.
+ */
+async function coalescingProxy(target, until) {
+  let coalesced = 0;
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let handshake = Buffer.alloc(0);
+    let held = Buffer.alloc(0);
+    let timer = null;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = null;
+      if (held.includes('server-hello') && held.includes(until)) coalesced++;
+      if (held.length) client.write(held);
+      held = Buffer.alloc(0);
+    };
+    upstream.on('data', (chunk) => {
+      if (handshake) {
+        handshake = Buffer.concat([handshake, chunk]);
+        const end = handshake.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        client.write(handshake.subarray(0, end + 4));
+        chunk = handshake.subarray(end + 4);
+        handshake = null;
+      }
+      held = Buffer.concat([held, chunk]);
+      if (held.includes(until)) flush();
+      else if (held.length) timer ??= setTimeout(flush, 300);
+    });
+    client.on('data', (chunk) => upstream.write(chunk));
+    const end = () => {
+      flush();
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    port: server.address().port,
+    coalesced: () => coalesced,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 let port, relay, page;
@@ -133,6 +188,26 @@ test('[DOOR-4] a second ai-ops-relay on the same port attaches to the first, the
   }
 });
 
+test('[DOOR-4] [SUITE-3] a second ai-ops-relay lists the tools when the first relay\'s server-hello and tool list arrive in one read', async () => {
+  // On a fresh machine the second relay attached and never listed the page's tool (10 s): relay
+  // 2.2.0's attach stops listening after the server-hello, and a relay/tools that came in the same
+  // read (a busy first relay, or a busy second one) was dropped. Made certain here: the second relay
+  // reaches the first through a TCP proxy that holds the first relay's bytes until its tool list is
+  // among them, and then passes them on in one write.
+  const proxy = await coalescingProxy(port, 'relay/tools');
+  const second = await startRelayClient({ args: ['--port', String(proxy.port), '--widget-origin', ALLOWED] });
+  try {
+    assert.match(second.stderr(), /client mode/);
+    await waitFor(async () => (await relayed(second.client)).includes('page_echo'), 10_000, 'the tool through the first relay');
+    assert.ok(proxy.coalesced() >= 1, 'the server-hello and the tool list went out in one write');
+    const result = await second.client.callTool({ name: 'page_echo', arguments: {} });
+    assert.equal(result.content[0].text, 'answered by the allowed page');
+  } finally {
+    await second.close();
+    proxy.close();
+  }
+});
+
 test('[DOOR-4] the port held by a stock webmcp-local-relay (unguarded): the command stops, naming the port and --port', async () => {
   const stockPort = await freePort();
   const stock = await runNode([STOCK_RELAY_BIN, '--port', String(stockPort), '--widget-origin', ALLOWED], { until: /server mode/ });
@@ -207,6 +282,7 @@ test('[DOOR-3] the start-up check names each missing part of a stub relay packag
     startAsServer() {}
     startUsingPortStrategy() { return this.tryAttachToExistingRelay(); }
     tryAttachToExistingRelay() {}
+    setupClientHandlers() {}
   }
   class StubServer {
     constructor({ bridge }) { this.bridge = bridge; }
@@ -223,6 +299,9 @@ test('[DOOR-3] the start-up check names each missing part of a stub relay packag
   }
   assert.match(missingRelayParts({ ...relayPackage, RelayBridgeServer: NoMap }).join(), /socketByConnectionId/);
   assert.match(missingRelayParts({ ...relayPackage, LocalRelayMcpServer: StubServer, RelayBridgeServer: undefined }).join(), /export RelayBridgeServer/);
+  class NoClientHandlers extends relayPackage.RelayBridgeServer {}
+  Object.defineProperty(NoClientHandlers.prototype, 'setupClientHandlers', { value: undefined });
+  assert.match(missingRelayParts({ ...relayPackage, RelayBridgeServer: NoClientHandlers }).join(), /setupClientHandlers/);
 });
 
 test('[DOOR-3] a bridge whose started server has no wss.options: the guarded start throws and closes what it opened', async () => {
