@@ -144,9 +144,6 @@ export function sessionReaches(session: ReadableStore<ToolSessionState>, test: (
 /** Resolves once a start under way has ended, on or off (at once when none is). */
 export const startEnded = (session: ReadableStore<ToolSessionState>) => sessionReaches(session, (s) => s.status !== 'starting');
 
-/** Resolves once the session is on. */
-export const switchedOn = (session: ReadableStore<ToolSessionState>) => sessionReaches(session, (s) => s.status === 'on');
-
 /**
  * A consent store (UV-8) whose records a test can read and plant: the memory store's behaviour
  * (values copied in and out, never rejecting), with the map in sight.
