@@ -1,7 +1,7 @@
 // The playground's one CodeMirror editor (playground/shared/code-editor.tsx) in React 19, with
 // real keyboard input (sendKeys): an outside write is one undo step that never joins typing, the
 // modes load by language, the textbox is named and passes axe.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import * as React from 'react';
 import { flushSync } from 'react-dom';
@@ -16,13 +16,8 @@ const ctrl = async (key: string) => {
   await sendKeys({ up: 'Control' });
 };
 
-const until = async (check: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => boolean, what: string, ms = 5000): Promise<void> =>
+  waitUntil(check, `timed out waiting for ${what}`, { interval: 20, timeout: ms });
 
 describe('CodeEditor', () => {
   let container: HTMLElement;

@@ -1,6 +1,6 @@
 // The document pages' shared bar (playground/shared/document-bar.tsx) in real Chromium, over a
 // real document state and IndexedDB, driven by the keyboard like a person.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import * as React from 'react';
 import { flushSync } from 'react-dom';
@@ -19,13 +19,8 @@ function documents() {
   });
 }
 
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (check: () => boolean, what: string, ms = 3000): Promise<void> =>
+  waitUntil(check, `timed out waiting for ${what}`, { interval: 10, timeout: ms });
 
 describe('playground: the shared document bar', () => {
   const react = reactRootPerTest();
@@ -67,7 +62,9 @@ describe('playground: the shared document bar', () => {
     expect(nameInput().value).to.equal('取り消す名前');
     await sendKeys({ press: 'Escape' });
     await until(() => nameInput().value === '週報', 'the name back');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A rename happens when the name loses focus (the bar's commit, synchronously in the blur):
+    // once Escape's blur has happened, a rename it made would be in the state already.
+    await until(() => document.activeElement !== nameInput(), 'the blur after Escape');
     expect(state.openDocument()?.name).to.equal('週報');
   });
 

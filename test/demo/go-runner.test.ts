@@ -252,10 +252,14 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
 
   it('[GO-6] stop() ends a `for {}` program promptly and the next run works', async () => {
     let output = '';
-    const job = runner.start(main('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}'), 'run', (c) => (output += c));
-    // Wait until the program is inside its loop.
-    const deadline = performance.now() + 30000;
-    while (!output.includes('spinning') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    let printed!: () => void;
+    const spinning = new Promise<void>((resolve) => (printed = resolve));
+    const job = runner.start(main('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}'), 'run', (c) => {
+      output += c;
+      if (output.includes('spinning')) printed();
+    });
+    // Wait until the program is inside its loop: it printed the line just before it.
+    await spinning;
     expect(output).to.equal('spinning\n');
     const stopAt = performance.now();
     job.stop();
@@ -288,15 +292,19 @@ describe('GoRunner (Yaegi in a Web Worker)', function () {
 
   it('[GO-5] output streams while the program runs and multi-byte text survives chunking', async () => {
     const chunks: string[] = [];
+    // What the page had been given when the first chunk came, read right then (in that task).
+    let firstSeen!: (text: string) => void;
+    const first = new Promise<string>((resolve) => (firstSeen = resolve));
     const { done } = runner.start(
       main('func main() {\n\tfmt.Println("こんにちは")\n\ttime.Sleep(200 * time.Millisecond)\n\tfmt.Print("世界")\n}', ['fmt', 'time']),
       'run',
-      (c) => chunks.push(c),
+      (c) => {
+        chunks.push(c);
+        if (chunks.length === 1) firstSeen(chunks.join(''));
+      },
     );
-    const deadline = performance.now() + 30000;
-    while (chunks.length === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     // The first line arrives while the program still sleeps before its second write.
-    expect(chunks.join('')).to.equal('こんにちは\n');
+    expect(await first).to.equal('こんにちは\n');
     await done;
     expect(chunks.join('')).to.equal('こんにちは\n世界');
   });
@@ -324,11 +332,19 @@ describe('the Go page run function over the real engine (go_run / go_test answer
     if (event.type === 'start') output = '';
     if (event.type === 'chunk') output += event.text;
   });
-  const until = async (done: () => boolean) => {
-    const deadline = performance.now() + 30000;
-    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(done()).to.equal(true);
-  };
+  /** Resolves once `done()` holds, checked now and after each output event and run-state change of `of`. */
+  const until = (done: () => boolean, of: GoRunControl = control) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        stopOutput();
+        stopState();
+        resolve();
+      };
+      const stopOutput = of.subscribeOutput(check);
+      const stopState = of.runState.subscribe(check);
+      check();
+    });
   const spinning = main('func main() {\n\tfmt.Println("spinning")\n\tfor {\n\t}\n}');
   const spinningTest = {
     'go.mod': GO_MOD,
@@ -357,7 +373,7 @@ describe('the Go page run function over the real engine (go_run / go_test answer
   it("[GO-9] 停止 while Yaegi still loads answers that the user stopped it, with no output", async () => {
     const fresh = createGoRunControl({ runner: new GoRunner({ ...engine, warm: false }), files: { isLoaded: () => true, snapshot: () => spinning } });
     const running = goCaller(fresh)('go_run', { timeoutMs: 30000 });
-    await until(() => fresh.runState.getState().status === 'loading');
+    await until(() => fresh.runState.getState().status === 'loading', fresh);
     fresh.stop();
     const answer = (await running).result;
     expect(answer).to.deep.include({ ok: false, output: '', truncated: false });

@@ -14,18 +14,23 @@ interface Call {
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
 
-/** A response whose body arrives in the given pieces, cut anywhere (even inside a line). */
+/**
+ * A response whose body arrives in the given pieces, cut anywhere (even inside a line): one piece
+ * per read, each given only when the reader asks for the next (the stream pulls it), then the end.
+ */
 const chunked = (pieces: string[]) => {
   const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      for (const piece of pieces) {
-        controller.enqueue(encoder.encode(piece));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      controller.close();
+  const left = [...pieces];
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const piece = left.shift();
+        if (piece === undefined) controller.close();
+        else controller.enqueue(encoder.encode(piece));
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   return new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } });
 };
 
@@ -136,6 +141,9 @@ describe('NodeRuntime.run: the node page\'s run race behind the adapter (run con
     await new Promise((r) => setTimeout(r, 0));
     expect(answered).to.equal(false);
     server.clock.advance(1);
+    // The same wait sees the answer once the bound has passed: the check above gave it long enough.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(answered).to.equal(true);
     expect(await running).to.deep.equal({ kind: 'timeout', output: '', truncated: false, killConfirmed: false });
     server.out.close();
   });

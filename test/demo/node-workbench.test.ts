@@ -1,19 +1,14 @@
 // The node page's open file and shown process (playground/node/workbench.ts) over a fake runtime:
 // an agent's write shows in the open editor unless the person has unsaved changes (then a note
 // says so and their text stays); a removal closes a clean editor; a new process is shown at once.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { createStore } from 'ai-ops';
 import type { NodeRuntime, ProcessSummary } from '../../playground/node/engine/node-runtime.js';
 import { currentRuntime, runtimeState } from '../../playground/node/state.js';
 import { editorNote, editText, isDirty, openFile, saveOpenFile, shownProcess, startWorkbench } from '../../playground/node/workbench.js';
 
-const until = async (check: () => boolean, what: string, ms = 2000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const until = (check: () => boolean, what: string, ms = 2000): Promise<void> =>
+  waitUntil(check, `timed out waiting for ${what}`, { interval: 5, timeout: ms });
 
 /** A runtime with files in a map and a process list store: what the workbench reads of it. */
 function fakeRuntime(files: Map<string, string>) {

@@ -21,6 +21,26 @@ function results(result: SqlRunResult): StatementResult[] {
   return result.results;
 }
 
+/**
+ * A query that never ends by itself (a count over a series as long as bigint allows, streamed row
+ * by row, so its memory stays flat): only a timeout, an abort or a reset can end its run. Where a
+ * test only needs the engine busy until it stops it, this says so; a query that sleeps for some
+ * seconds would also end by itself if the test were slow enough.
+ */
+const ENDLESS = 'select count(*) from (select generate_series(1, 9223372036854775807)) as endless';
+
+/** Resolves once `store`'s state passes `check`: at once, or at the change that makes it so. */
+function reached<T>(store: { getState(): T; subscribe(listener: () => void): () => void }, check: (state: T) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check(store.getState())) return resolve();
+    const stop = store.subscribe(() => {
+      if (!check(store.getState())) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 function waitForState(engine: SqlEngine, state: SqlEngineState): Promise<void> {
   if (engine.state === state) return Promise.resolve();
   return new Promise((resolve) => {
@@ -145,7 +165,7 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
   });
 
   it('[SQL-6] a run issued during the restart waits for the fresh engine', async () => {
-    const timedOut = await engine.run('select pg_sleep(10)', { timeoutMs: 1000 });
+    const timedOut = await engine.run(ENDLESS, { timeoutMs: 1000 });
     expect(timedOut.kind).to.equal('timeout');
     expect(engine.state).to.equal('loading');
     const [statement] = results(await engine.run('select 2 as two', { timeoutMs: 1000 }));
@@ -154,7 +174,8 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
 
   it('[SQL-6] reset() cancels a running query and empties the database', async () => {
     results(await engine.run('create table kept(a int)'));
-    const run = engine.run('select pg_sleep(10)');
+    const run = engine.run(ENDLESS);
+    expect(engine.state).to.equal('running');
     const reset = engine.reset();
     expect(await run).to.deep.equal({ ok: false, kind: 'cancelled' });
     await reset;
@@ -296,7 +317,9 @@ describe('SqlEngine (PGlite in a Web Worker)', function () {
     const controller = new AbortController();
     const started = performance.now();
     const run = engine.run('select pg_sleep(10)', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    // During the run: the engine has handed it to its worker.
+    await waitForState(engine, 'running');
+    controller.abort();
     const result = await run;
     expect(result).to.deep.equal({ ok: false, kind: 'aborted', reset: true });
     expect(performance.now() - started).to.be.below(2000);
@@ -365,13 +388,14 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
   /** Resolves once the agent's run holds the engine; fails at once when the call answered without running. */
   const untilAgentRuns = async (running: Promise<unknown>) => {
     let answered = false;
-    void running.then(() => (answered = true));
-    while (page.store.getState().runningBy !== 'agent' && !answered) await new Promise((r) => setTimeout(r, 10));
+    // The page marks the agent's run before it hands the SQL to the engine; a call that answers
+    // without running never does, and its answer ends the wait instead.
+    await Promise.race([reached(page.store, (state) => state.runningBy === 'agent'), running.then(() => void (answered = true))]);
     expect(answered, 'the call answered before its SQL ran').to.equal(false);
   };
 
   before(async () => {
-    while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
+    await reached(page.store, (state) => state.loaded);
     await engine.load();
   });
   after(() => engine.dispose());
@@ -444,9 +468,9 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
   });
 
   it('[NAT-6] the user\'s reset during an agent run stops it and answers declined saying the user reset the DB', async () => {
-    const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 });
+    const running = call('sql_run_query', { sql: ENDLESS, timeoutMs: 30000 });
     await untilAgentRuns(running);
-    await new Promise((r) => setTimeout(r, 300));
+    await reached(page.store, (state) => state.engine.state === 'running');
     await page.resetDatabase();
     const answer = (await running).result;
     expect(answer.ok).to.equal(false);
@@ -458,9 +482,10 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
   it('[NAT-6] [NAT-2] an agent run whose call is cancelled stops, answers declined, and the page says an AI operation reset the DB', async () => {
     const controller = new AbortController();
     const started = performance.now();
-    const running = call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 30000 }, 'accept', { signal: controller.signal });
+    const running = call('sql_run_query', { sql: ENDLESS, timeoutMs: 30000 }, 'accept', { signal: controller.signal });
     await untilAgentRuns(running);
-    setTimeout(() => controller.abort(), 300);
+    await reached(page.store, (state) => state.engine.state === 'running');
+    controller.abort();
     const answer = (await running).result;
     expect(performance.now() - started).to.be.below(2000);
     expect(answer.ok).to.equal(false);

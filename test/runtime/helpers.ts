@@ -5,6 +5,8 @@ import type { ScriptLoader } from '../../src/script-loader.js';
 import type { ModelContextLike, ModelContextTool } from '../../src/model-context.js';
 import type { PageDecisions } from '../../src/capabilities.js';
 import type { AiOps } from '../../src/runtime.js';
+import type { ReadableStore } from '../../src/store.js';
+import type { ToolSessionState } from '../../src/tool-session.js';
 
 /** The user's decisions as the dialog makes them (`aiOps.capabilities`, loaded once a request exists). */
 export function decide(aiOps: AiOps): PageDecisions {
@@ -123,6 +125,24 @@ export class FakeLoader implements ScriptLoader {
 
 /** Resolves after pending promise callbacks ran. */
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Resolves once the session's state passes `test`: at once when it does now, else at the session's
+ * own update that makes it so (a wait on the store, no polling; a test that never gets there times out).
+ */
+export function sessionReaches(session: ReadableStore<ToolSessionState>, test: (state: ToolSessionState) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (test(session.getState())) return resolve();
+    const unsubscribe = session.subscribe(() => {
+      if (!test(session.getState())) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** Resolves once a start under way has ended, on or off (at once when none is). */
+export const startEnded = (session: ReadableStore<ToolSessionState>) => sessionReaches(session, (s) => s.status !== 'starting');
 
 /**
  * A consent store (UV-8) whose records a test can read and plant: the memory store's behaviour

@@ -3,7 +3,7 @@ import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import type { ModelContextTool } from '../../src/model-context.js';
 import { succeed } from '../../src/result.js';
-import { MemoryStorage } from './helpers.js';
+import { MemoryStorage, startEnded } from './helpers.js';
 
 describe('a browser that already has document.modelContext', function () {
   this.timeout(30000);
@@ -13,8 +13,7 @@ describe('a browser that already has document.modelContext', function () {
     const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
     const session = aiOps.provideOperations('native', []);
     await session.turnOn();
-    const end = Date.now() + 10000;
-    while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await startEnded(session);
     expect(document.querySelectorAll('script[src$="mcp-b-global.js"]')).to.have.length(1);
     expect(session.getState().status).to.equal('on');
     session.turnOff();
@@ -61,8 +60,7 @@ describe('the browser\'s own API as it changes (Chrome 160)', function () {
     ]);
     try {
       await session.turnOn();
-      const end = Date.now() + 10000;
-      while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await startEnded(session);
       expect(session.getState()).to.include({ status: 'on', error: null });
       const tools = await browser.getTools();
       expect(tools.map((t) => t.name)).to.deep.equal(['later_read', 'later_ping']);

@@ -1,10 +1,10 @@
 // The runtime against the real @mcp-b/global polyfill and relay embed from the build output
 // (run `npm run build` first; npm test does).
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
-import { MemoryStorage } from './helpers.js';
+import { MemoryStorage, startEnded } from './helpers.js';
 
 type Testing = EventTarget & {
   listTools(): { name: string; description: string; inputSchema?: string }[];
@@ -12,13 +12,8 @@ type Testing = EventTarget & {
   registerToolsChangedCallback?: (cb: () => void) => void;
 };
 const testing = () => (navigator as Navigator & { modelContextTesting?: Testing }).modelContextTesting;
-const until = async (condition: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+/** Waits until `condition` holds (checked every 10 ms), failing after `ms`. */
+const until = (condition: () => boolean, ms = 5000) => waitUntil(condition, 'timed out waiting', { interval: 10, timeout: ms });
 
 const ops = [
   defineOperation({
@@ -36,7 +31,9 @@ describe('with the real polyfill and relay scripts from the build', function () 
   const session = aiOps.provideOperations('real', ops);
 
   it('[SW-7] [VER-1] off: no script element, no widget, no WebMCP API, nothing registered', async () => {
-    await new Promise((r) => setTimeout(r, 50));
+    // A session starts when it is created if its stored switch is on (REG-2), and its start is what
+    // loads the scripts: once no start is under way, one begun at creation would have loaded them.
+    await startEnded(session);
     expect(document.querySelectorAll('script[src*="vendor"]')).to.have.length(0);
     expect(document.querySelector('[data-webmcp-relay]')).to.equal(null);
     expect(testing()).to.equal(undefined);

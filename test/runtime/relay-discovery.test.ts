@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { createRelayConnector } from '../../src/relay-connection.js';
 import { FakeClock, FakeLoader } from './helpers.js';
 
@@ -40,11 +40,29 @@ async function fakeWidget(listening: boolean, door?: { served: boolean }) {
   };
   const messages: unknown[] = [];
   win.addEventListener('message', (event) => messages.push(event.data));
+  /**
+   * What the widget was told, once everything posted to it so far has arrived: a marker posted now
+   * is delivered after every message posted before it (one event loop, posted messages in order),
+   * so once the marker is in, a `webmcp.connect` the page posted while it probed is in too.
+   */
+  const told = async () => {
+    const arrived = new Promise<void>((resolve) => {
+      const onMessage = (event: MessageEvent) => {
+        if ((event.data as { type?: unknown } | null)?.type !== 'test.marker') return;
+        win.removeEventListener('message', onMessage);
+        resolve();
+      };
+      win.addEventListener('message', onMessage);
+    });
+    win.postMessage({ type: 'test.marker' }, location.origin);
+    await arrived;
+    return messages.filter((m) => (m as { type?: unknown } | null)?.type !== 'test.marker');
+  };
   /** Starts (true) or stops (false) the relay standing in. */
   const listen = (on: boolean) => void (answers = on);
   /** Restarts the relay standing in for this origin (true) or another (false). */
   const serve = (on: boolean) => void (door = { served: on });
-  return { frame, probes, closed, messages, listen, serve, modes };
+  return { frame, probes, closed, told, listen, serve, modes };
 }
 
 describe('finding a relay started after the page', () => {
@@ -61,9 +79,9 @@ describe('finding a relay started after the page', () => {
     const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
     await relay.connect();
     const widget = await fakeWidget(false);
+    // The probe failed and discover settled: a connect it posted would have arrived before the marker.
     expect(await relay.discover()).to.equal(false);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(widget.messages).to.deep.equal([]);
+    expect(await widget.told()).to.deep.equal([]);
   });
 
   it('[RELAY-5] the first probe is one WebSocket, closed once answered; after it failed, the port is fetched until a fetch is answered', async () => {
@@ -101,8 +119,7 @@ describe('finding a relay started after the page', () => {
     await relay.connect();
     const widget = await fakeWidget(true);
     expect(await relay.discover()).to.equal(true);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(widget.messages).to.deep.equal([{ type: 'webmcp.connect' }]);
+    expect(await widget.told()).to.deep.equal([{ type: 'webmcp.connect' }]);
     expect(await relay.discover()).to.equal(false); // told less than 10 s ago
   });
 
@@ -110,8 +127,10 @@ describe('finding a relay started after the page', () => {
     const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
     await relay.connect();
     const widget = await fakeWidget(true);
+    // The connector's listener was added before this one: once this one heard the request, it had too.
+    const heard = oneEvent(window, 'message');
     window.postMessage({ type: 'webmcp.tools.list.request', requestId: 'x' }, location.origin);
-    await new Promise((r) => setTimeout(r, 20));
+    await heard;
     expect(relay.isConnected()).to.equal(true);
     expect(await relay.discover()).to.equal(false);
     const plain = createRelayConnector({ loader: new FakeLoader(), relayPort: 9 });
@@ -137,14 +156,13 @@ describe('finding a relay started after the page', () => {
     // Each check after the refused socket: one fetch that something answered, one that reads the answer.
     expect(widget.probes).to.deep.equal(['socket ws://127.0.0.1:9/', ...Array(4).fill('fetch http://127.0.0.1:9/')]);
     expect(widget.modes).to.deep.equal(['no-cors', 'cors', 'no-cors', 'cors']);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(widget.messages).to.deep.equal([]);
+    // Three checks settled, each after its door's answer: a connect posted by any would be in before the marker.
+    expect(await widget.told()).to.deep.equal([]);
     // The relay restarted with this origin: the next check finds it, and the refusal is gone.
     widget.serve(true);
     expect(await relay.discover()).to.equal(true);
     expect(relay.refused.getState()).to.equal(null);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(widget.messages).to.deep.equal([{ type: 'webmcp.connect' }]);
+    expect(await widget.told()).to.deep.equal([{ type: 'webmcp.connect' }]);
     expect(seen).to.deep.equal([location.origin, null]);
     relay.disconnect();
   });

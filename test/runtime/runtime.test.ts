@@ -1,15 +1,9 @@
-import { expect } from '@open-wc/testing';
+import { expect, oneEvent } from '@open-wc/testing';
 import { createAiOps, getAiOps, type AiOpsOptions } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { fail, succeed } from '../../src/result.js';
 import { permissionKey } from '../../src/permission-store.js';
-import { FakeClock, FakeLoader, MemoryStorage, flush, decide } from './helpers.js';
-import type { ToolSession } from '../../src/tool-session.js';
-
-/** Waits until a start that is under way has ended, on or off. */
-const started = async (session: ToolSession) => {
-  for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await new Promise((r) => setTimeout(r, 10));
-};
+import { FakeClock, FakeLoader, MemoryStorage, flush, decide, startEnded as started } from './helpers.js';
 
 const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -336,8 +330,10 @@ describe('runtime and tool sessions', () => {
     expect(embeds()).to.equal(2);
     expect(frame.isConnected).to.equal(false);
     // once the widget asked for the tools, it reached a relay: no more re-creation
+    // The relay connection's listener was added with it, before this one: once this one heard it, so had it.
+    const heard = oneEvent(window, 'message');
     window.postMessage({ type: 'webmcp.tools.list.request', requestId: 'r' }, location.origin);
-    await new Promise((r) => setTimeout(r, 20));
+    await heard;
     expect(aiOps.capabilities.getState()!.relay.isConnected()).to.equal(true);
     window.dispatchEvent(new Event('focus'));
     await flush();

@@ -10,12 +10,7 @@ import { createConfirmationQueue } from '../../src/confirmation-queue.js';
 import { createUndoKeeper } from '../../src/undo-keeper.js';
 import { describeCall } from '../../src/log-entry.js';
 import type { ModelContextLike, ModelContextTool } from '../../src/model-context.js';
-import { FakeClock, FakeLoader, MemoryStorage, flush, decide } from './helpers.js';
-import type { ToolSession } from '../../src/tool-session.js';
-
-const started = async (session: ToolSession) => {
-  for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await new Promise((r) => setTimeout(r, 10));
-};
+import { FakeClock, FakeLoader, MemoryStorage, flush, decide, startEnded as started } from './helpers.js';
 
 /** A page's notes, and the operations a page author writes over them. */
 function notesTool(clock: FakeClock) {

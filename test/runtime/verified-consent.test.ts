@@ -28,7 +28,7 @@ const underSwitch = (session: ToolSession) => failureText(defaultAiOpsStrings, s
 const refusalText = (error: unknown, automated: boolean, href?: string) =>
   failureText(defaultAiOpsStrings, { error: null, reason: refusalNotice(error, automated, href) as ConsentNotice })!;
 import { executeServerCommand } from '@web/test-runner-commands';
-import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, deleteConsentDatabase, flush, readConsentDatabase, decide } from './helpers.js';
+import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, deleteConsentDatabase, flush, readConsentDatabase, decide, startEnded } from './helpers.js';
 
 /** A verifier that answers as told and records every request. */
 class ScriptedVerifier implements UserVerifier {
@@ -128,9 +128,8 @@ async function addDevice(): Promise<string> {
   return authenticatorId;
 }
 
-const settled = async (session: ToolSession) => {
-  for (let i = 0; i < 500 && session.getState().status === 'starting'; i++) await new Promise((r) => setTimeout(r, 10));
-};
+/** Resolves once a start under way has ended, on or off. */
+const settled = startEnded;
 
 /** A page of the origin (see setup) once it has read its stored permission and its start, if any, has settled. */
 async function pageOpened(extra: Parameters<typeof setup>[0]) {

@@ -31,6 +31,18 @@ async function workerAssets() {
   return { pgliteWasmModule, initdbWasmModule, fsBundle, dataDir };
 }
 
+/** Resolves once the page has read its saved SQL (or found none): at once, or at the change that says so. */
+function pageLoaded(page: ReturnType<typeof createSqlPage>): Promise<void> {
+  return new Promise((resolve) => {
+    if (page.store.getState().loaded) return resolve();
+    const stop = page.store.subscribe(() => {
+      if (!page.store.getState().loaded) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 type Files = Map<string, Uint8Array | null>;
 
 /** A worker of the engine and a request/answer function over its protocol. */
@@ -197,7 +209,7 @@ describe('sql_run_query undo steps (the SQL page over the real engine)', functio
   const describe_ = () => describeDatabase(user);
 
   before(async () => {
-    while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
+    await pageLoaded(page);
     await engine.load();
     await user(TEN_THOUSAND);
   });
@@ -300,7 +312,7 @@ describe('sql_run_query undo within the budget (UNDO-4)', function () {
   };
 
   before(async () => {
-    while (!page.store.getState().loaded) await new Promise((r) => setTimeout(r, 10));
+    await pageLoaded(page);
     await page.run(TEN_THOUSAND, { by: 'user' });
   });
   after(() => engine.dispose());

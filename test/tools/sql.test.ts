@@ -9,6 +9,10 @@ function setup() {
   return { page, call: caller(createSqlOperations(page)) };
 }
 
+// The fake page runs no SQL: a run's outcome is what the test hands it. This text only names a
+// query that would take a while on a real engine.
+const LONG_QUERY = 'select count(*) from events cross join events as again';
+
 // Rows as the engine gives them (SQL-7): arrays aligned with `fields`.
 const rows = (n: number) => Array.from({ length: n }, (_, i) => [i + 1]);
 
@@ -58,7 +62,7 @@ describe('tools/sql', () => {
     const { page, call } = setup();
     let finish!: (outcome: SqlRunOutcome) => void;
     page.outcomes.push(() => new Promise((resolve) => (finish = resolve)));
-    const first = call('sql_run_query', { sql: 'select pg_sleep(1)' });
+    const first = call('sql_run_query', { sql: LONG_QUERY });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(page.state).to.equal('running');
     expect((await call('sql_run_query', { sql: 'select 2' })).result.error?.code).to.equal('not_ready');
@@ -122,7 +126,7 @@ describe('tools/sql', () => {
   it('[SQL-6] a timeout answers timeout and says the DB was reset', async () => {
     const { page, call } = setup();
     page.outcomes.push(() => ({ kind: 'timeout' }));
-    const { result } = await call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 1000 });
+    const { result } = await call('sql_run_query', { sql: LONG_QUERY, timeoutMs: 1000 });
     expect(result.error?.code).to.equal('timeout');
     expect(result.error?.message).to.match(/reset to its initial state/);
     expect(page.runs[0].timeoutMs).to.equal(1000);
@@ -133,7 +137,7 @@ describe('tools/sql', () => {
     // The page's run function resolves to `cancelled` once the call's signal aborts (NAT-2).
     page.outcomes.push((_sql, { signal }) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ kind: 'cancelled' }))));
     const controller = new AbortController();
-    const pending = call('sql_run_query', { sql: 'select pg_sleep(10)' }, 'accept', { signal: controller.signal });
+    const pending = call('sql_run_query', { sql: LONG_QUERY }, 'accept', { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(page.state).to.equal('running');
     controller.abort();
@@ -142,10 +146,10 @@ describe('tools/sql', () => {
     expect(cancelled.error?.code).to.equal('declined');
     expect(cancelled.error?.message).to.match(/caller cancelled/);
     page.outcomes.push(() => ({ kind: 'stopped' }));
-    const stopped = (await call('sql_run_query', { sql: 'select pg_sleep(10)' })).result;
+    const stopped = (await call('sql_run_query', { sql: LONG_QUERY })).result;
     expect(stopped.error?.code).to.equal('declined');
     expect(stopped.error?.message).to.match(/the user reset the DB/);
     page.outcomes.push(() => ({ kind: 'timeout' }));
-    expect((await call('sql_run_query', { sql: 'select pg_sleep(10)', timeoutMs: 1000 })).result.error?.code).to.equal('timeout');
+    expect((await call('sql_run_query', { sql: LONG_QUERY, timeoutMs: 1000 })).result.error?.code).to.equal('timeout');
   });
 });

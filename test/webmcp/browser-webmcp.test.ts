@@ -1,7 +1,7 @@
 // The runtime in a browser with its own WebMCP (Chromium 156 with --enable-features=WebMCP), with the
 // real polyfill and relay scripts from the build. Runs only with WEBMCP=1 (web-test-runner.config.mjs);
 // build first (`node esbuild.config.mjs`).
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import { createAiOps } from '../../src/runtime.js';
@@ -28,13 +28,8 @@ type Testing = EventTarget & {
 // Captured before anything of ai-ops ran: the polyfill replaces document.modelContext later.
 const own = (document as Document & { modelContext?: BrowserModelContext }).modelContext!;
 const testing = () => (navigator as Navigator & { modelContextTesting?: Testing }).modelContextTesting;
-const until = async (condition: () => boolean | Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+/** Waits until `condition` holds (checked every 10 ms), failing after `ms`. */
+const until = (condition: () => boolean | Promise<boolean>, ms = 5000) => waitUntil(condition, 'timed out waiting', { interval: 10, timeout: ms });
 /**
  * A minimal MCP client of the polyfill's tab bridge: JSON-RPC in `postMessage` envelopes on the
  * page's own window (the `mcp-default` channel of @mcp-b/transports), initialised as a client would.

@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import { createAiOps } from '../../src/runtime.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
-import { MemoryStorage } from '../runtime/helpers.js';
+import { MemoryStorage, startEnded } from '../runtime/helpers.js';
 
 /** A tool as the browser lists it. */
 interface ListedTool {
@@ -404,8 +404,7 @@ describe('[NAT-7] the page\'s other scripts and the browser\'s own WebMCP', func
   const session = aiOps.provideOperations('aiops', operations);
   const switchedOn = async () => {
     await session.turnOn();
-    const end = Date.now() + 15000;
-    while (session.getState().status !== 'on' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await startEnded(session);
     expect(session.getState()).to.include({ status: 'on', error: null });
   };
   after(() => aiOps.dispose());
