@@ -90,6 +90,7 @@ export function missingRelayParts(relayPackage) {
     ['tryAttachToExistingRelay', 'which the door wraps to attach only to a guarded relay'],
     ['startUsingPortStrategy', 'which must call tryAttachToExistingRelay'],
     ['setupClientHandlers', 'after which the door asks an attached relay for its tools again'],
+    ['onSocketClose', 'which the door calls as a page\'s close frame arrives, so its tools leave first'],
   ]) {
     if (typeof proto[name] !== 'function') missing.push(`RelayBridgeServer.prototype.${name} (${why})`);
   }
@@ -168,8 +169,26 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       };
       wss.prependListener('connection', (socket, req) => {
         this.#doors.set(socket, { origin: originOf(req), protocol: socket.protocol, relayHello: false });
+        this.#withdrawOnClose(socket);
       });
       this.#answerPlainRequests(wss);
+    }
+
+    /**
+     * SAFE-5, DOOR-9: a page that goes closes its socket, and its tools leave the list as its close
+     * frame arrives, before the relay answers it: ws answers a close frame by calling the socket's
+     * `close`, so by the time the page sees its socket closed (the answer), the agent lists none of
+     * them. Without this they left only once the TCP connection had closed, a moment after the page
+     * was told (2–80 ms measured), and a page that read "off" could still be listed.
+     */
+    #withdrawOnClose(socket) {
+      const close = socket.close;
+      socket.close = (...args) => {
+        for (const [connectionId, known] of this.socketByConnectionId) {
+          if (known === socket) this.onSocketClose(connectionId);
+        }
+        return close.apply(socket, args);
+      };
     }
 
     /** Whether a page of `origin` is let in. */

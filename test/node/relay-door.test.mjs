@@ -283,6 +283,7 @@ test('[DOOR-3] the start-up check names each missing part of a stub relay packag
     startUsingPortStrategy() { return this.tryAttachToExistingRelay(); }
     tryAttachToExistingRelay() {}
     setupClientHandlers() {}
+    onSocketClose() {}
   }
   class StubServer {
     constructor({ bridge }) { this.bridge = bridge; }
