@@ -301,9 +301,12 @@ describe('<ai-ops-log>', () => {
     );
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
     expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(4);
-    // Scrolled up to read: a new row does not pull the view down.
+    // Scrolled up to read: a new row does not pull the view down. The element learns of the
+    // scroll from its `scroll` event, which the browser fires at its next rendering step (a user's
+    // scroll always delivers it before a row could be rendered from it): wait for that, not a time.
+    const scrolled = oneEvent(log, 'scroll');
     log.scrollTop = 0;
-    await aTimeout(20);
+    await scrolled;
     await session.call('sql_echo', { text: 'call 13' });
     await el.updateComplete;
     expect(log.scrollTop).to.equal(0);
