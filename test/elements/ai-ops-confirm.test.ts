@@ -1,11 +1,11 @@
-import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsConfirm } from '../../elements/confirm/ai-ops-confirm.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { AiOps } from '../../src/runtime.js';
 import {
-  centerOf, cleanupRuntimes, createFakeClock, createGate, createTestRuntime, testOperations, textOf, turnOn, until,
+  centerOf, cleanupRuntimes, createFakeClock, createGate, createTestRuntime, inputsDelivered, testOperations, textOf, turnOn, until,
   type FakeClock,
 } from './helpers.js';
 import { POINTER_GUARD_MS } from '../../elements/confirm/ai-ops-confirm.js';
@@ -134,7 +134,9 @@ describe('<ai-ops-confirm>', () => {
     await sendKeys({ press: 'Escape' });
     await sendKeys({ press: 'Escape' });
     await sendMouse({ type: 'click', position: [3, 3] });
-    await aTimeout(50);
+    // Each of those was delivered (and anything it would have started rendered) before this checks.
+    await inputsDelivered();
+    await el.updateComplete;
     v = view(el);
     expect(v.dialog.open).to.equal(true);
     expect(textOf(v.action)).to.equal('実行中…');
@@ -200,7 +202,8 @@ describe('<ai-ops-confirm>', () => {
     await sendMouse({ type: 'down' });
     await sendMouse({ type: 'move', position: [3, 3] });
     await sendMouse({ type: 'up' });
-    await aTimeout(20);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(view(el).dialog.open).to.equal(true);
     await sendMouse({ type: 'click', position: [3, 3] });
     expect(JSON.parse(await byBackdrop).error.code).to.equal('declined');
@@ -235,9 +238,15 @@ describe('<ai-ops-confirm>', () => {
     const { session, el } = await setup();
     const answer = session.call('go_delete_file', { path: 'a.go' });
     await shown(el);
+    let delivered = 0;
+    view(el).action!.addEventListener('click', () => delivered++);
     view(el).action!.click();
     view(el).action!.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }));
-    await aTimeout(20);
+    // Both reached the button (its handler runs before this listener), and a round trip later the
+    // tasks they could have queued have run and any change rendered.
+    expect(delivered).to.equal(2);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(el.request?.status).to.equal('waiting');
     expect(view(el).dialog.open).to.equal(true);
     await click(view(el).action!);
@@ -290,9 +299,11 @@ describe('<ai-ops-confirm>', () => {
     await shown(el, 'one.go');
     clock.advance(20_000);
     const second = session.call('go_delete_file', { path: 'two.go' });
-    await aTimeout(10);
+    await until(() => aiOps.confirmations.getState().queued.length === 1, 'two.go queued');
     clock.advance(29_999);
-    await aTimeout(10);
+    // The deadline's timer would have fired inside advance(); what it changed is rendered now.
+    await el.updateComplete;
+    expect(aiOps.confirmations.getState().current?.content.title).to.contain('one.go');
     expect(view(el).dialog.open).to.equal(true);
     clock.advance(1);
     expect(JSON.parse(await first).error.code).to.equal('declined');
@@ -305,7 +316,7 @@ describe('<ai-ops-confirm>', () => {
     const third = session.call('go_delete_file', { path: 'three.go' });
     await shown(el, 'three.go');
     const fourth = session.call('go_delete_file', { path: 'four.go' });
-    await aTimeout(10);
+    await until(() => aiOps.confirmations.getState().queued.length === 1, 'four.go queued');
     clock.advance(50_000);
     expect(JSON.parse(await third).error.code).to.equal('declined');
     expect(JSON.parse(await fourth).error.code).to.equal('declined');
@@ -321,8 +332,11 @@ describe('<ai-ops-confirm>', () => {
     const answer = session.call('go_delete_file', { path: 'a.go' });
     await shown(el);
     await click(view(el).action!);
+    await until(() => el.request?.status === 'running', 'the call approved');
     clock.advance(120_000);
-    await aTimeout(10);
+    // A deadline still running would have fired inside advance(); what it changed is rendered now.
+    await el.updateComplete;
+    expect(el.request?.status).to.equal('running');
     expect(view(el).dialog.open).to.equal(true);
     gate.open();
     expect(JSON.parse(await answer).ok).to.equal(true);
@@ -393,7 +407,8 @@ describe('<ai-ops-confirm> against clicks it should not take', () => {
     await click(view(el).action!); // the user was clicking where the dialog opened
     clock.advance(POINTER_GUARD_MS - 1);
     await click(view(el).action!);
-    await aTimeout(20);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(el.request?.status).to.equal('waiting');
     expect(view(el).dialog.open).to.equal(true);
     clock.advance(1);
@@ -426,7 +441,8 @@ describe('<ai-ops-confirm> against clicks it should not take', () => {
     await sendMouse({ type: 'down' });
     clock.advance(POINTER_GUARD_MS + 100);
     await sendMouse({ type: 'up' });
-    await aTimeout(20);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(el.request?.status).to.equal('waiting');
     await click(view(el).action!);
     expect(JSON.parse(await answer).ok).to.equal(true);
@@ -462,14 +478,16 @@ describe('<ai-ops-confirm> against clicks it should not take', () => {
     expect(JSON.parse(await first).ok).to.equal(true);
     await shown(el, 'b.go');
     await click(view(el).action!); // the next dialog appeared under the pointer
-    await aTimeout(20);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(el.request?.status).to.equal('waiting');
     clock.advance(POINTER_GUARD_MS);
     // The user comes back to the tab (a dialog may have opened in the background, CONF-9).
     document.dispatchEvent(new Event('visibilitychange'));
     await el.updateComplete;
     await click(view(el).action!);
-    await aTimeout(20);
+    await inputsDelivered();
+    await el.updateComplete;
     expect(el.request?.status).to.equal('waiting');
     clock.advance(POINTER_GUARD_MS);
     await el.updateComplete;

@@ -1,7 +1,7 @@
 // SAFE-9 read in Chromium's accessibility tree (a11ySnapshot over CDP): Chromium only, a
 // `*.chromium.test.ts` file (web-test-runner.engines.config.mjs). The live region's markup itself is
 // checked in every engine by ai-ops-log.test.ts.
-import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { a11ySnapshot } from '@web/test-runner-commands';
 import { loadAiOpsElements } from '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
@@ -70,8 +70,9 @@ describe('<ai-ops-log> for screen readers', () => {
     el.open = true;
     await turnOn(session);
     await session.call('sql_echo', { text: 'hello' });
+    // The render that shows the row is the one that decides what the region says.
+    await until(() => el.shadowRoot!.querySelectorAll('[role="log"] > [part~="row"]').length === 1, 'the row');
     await el.updateComplete;
-    await aTimeout(40);
     expect(textOf(part(el.shadowRoot!, 'announcer'))).to.equal('');
     const nodes = await axNodes();
     expect(nodes.some((n) => n.role === 'log')).to.equal(true);

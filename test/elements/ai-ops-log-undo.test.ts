@@ -88,14 +88,17 @@ describe('<ai-ops-log> undo and record', () => {
   });
 
   it('[UNDO-3] a script\'s click() does nothing; the user\'s click undoes, and the undo is the user\'s own row', async () => {
-    const { session, el, notes } = await setup();
+    const { aiOps, session, el, notes } = await setup();
     notes.set('a', 'before');
     await session.call('notes_write', { path: 'a', text: 'after' });
     await rendered(el, 1);
     const button = part(rows(el)[0], 'undo-button')!;
     button.click();
     button.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }));
-    await new Promise((r) => setTimeout(r, 50));
+    // A sentinel through the same runtime, asked after the clicks: had one started the row's undo,
+    // this would answer that another undo is running, or the row would be undone already.
+    expect(await aiOps.undo(-1)).to.deep.equal({ status: 'unavailable', reason: 'row -1 has nothing to undo (not in the log)' });
+    await el.updateComplete;
     expect(notes.get('a')).to.equal('after');
     expect(rows(el)[0].dataset.undo).to.equal('available');
 
@@ -209,20 +212,25 @@ describe('<ai-ops-log> undo and record', () => {
 
   it('[AUDIT-1] 「記録を保存」 downloads the rows as JSON Lines on the user\'s click only; the URL is revoked after', async () => {
     const { aiOps, session, el } = await setup();
+    // A second log of the same runtime, whose download is the sentinel for the script's click below.
+    const sentinel = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
     await session.call('notes_write', { path: 'a', text: 'one' });
     await session.call('notes_read', { path: 'a' });
     await rendered(el, 2);
+    await rendered(sentinel, 2);
     const downloads: { href: string; name: string; text: string }[] = [];
     const revoked: string[] = [];
     const pending: Promise<void>[] = [];
+    const sentinelHrefs: string[] = [];
     const { click: realClick } = HTMLAnchorElement.prototype;
     const { revokeObjectURL } = URL;
     HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if ((this.getRootNode() as ShadowRoot).host === sentinel) return void sentinelHrefs.push(this.href);
       // Read the file the browser would save, instead of saving it.
       pending.push(fetch(this.href).then((r) => r.text()).then((text) => void downloads.push({ href: this.href, name: this.download, text })));
     };
     URL.revokeObjectURL = (url: string) => {
-      revoked.push(url);
+      if (!sentinelHrefs.includes(url)) revoked.push(url);
       revokeObjectURL(url);
     };
     const stored = { local: localStorage.length, session: sessionStorage.length };
@@ -230,7 +238,11 @@ describe('<ai-ops-log> undo and record', () => {
       const button = part(el.shadowRoot!, 'export-button')!;
       expect(textOf(button)).to.equal('記録を保存');
       button.click();
-      await new Promise((r) => setTimeout(r, 50));
+      // The user's click on the other log's button, after the script's: its download goes the same
+      // way, so a download the script's click had started would have reached the link by then.
+      await click(part(sentinel.shadowRoot!, 'export-button')!);
+      await until(() => sentinelHrefs.length === 1, 'the sentinel\'s download');
+      expect(pending).to.have.length(0);
       expect(downloads).to.have.length(0);
       await click(button);
       await until(() => pending.length === 1, 'the download');

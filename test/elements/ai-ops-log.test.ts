@@ -301,9 +301,12 @@ describe('<ai-ops-log>', () => {
     );
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight);
     expect(log.scrollHeight - log.scrollTop - log.clientHeight).to.be.lessThan(4);
-    // Scrolled up to read: a new row does not pull the view down.
+    // Scrolled up to read: a new row does not pull the view down. The element learns of the
+    // scroll from its `scroll` event, which the browser fires at its next rendering step (a user's
+    // scroll always delivers it before a row could be rendered from it): wait for that, not a time.
+    const scrolled = oneEvent(log, 'scroll');
     log.scrollTop = 0;
-    await aTimeout(20);
+    await scrolled;
     await session.call('sql_echo', { text: 'call 13' });
     await el.updateComplete;
     expect(log.scrollTop).to.equal(0);
@@ -311,7 +314,7 @@ describe('<ai-ops-log>', () => {
   });
 
   it('[LOG-5] a new row renders a moment after the call, on the element\'s injected clock, not inside the call', async () => {
-    const { session, el } = await setup('tab');
+    const { aiOps, session, el } = await setup('tab');
     await turnOn(session);
     await el.updateComplete;
     const clock = createFakeClock();
@@ -323,8 +326,12 @@ describe('<ai-ops-log>', () => {
     await aTimeout(0);
     expect(el.isUpdatePending, 'the render waits').to.equal(true);
     expect(rowsOf(el).length).to.equal(0);
-    // Real time passes well beyond the delay: the element waits for its own clock only.
-    await aTimeout(60);
+    // Real time passes beyond the delay: a log of the same runtime on the real clock, made now,
+    // has rendered the row after its own delay, which began after this one's. The element waits
+    // for its own clock only.
+    const onRealTime = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
+    expect(rowsOf(onRealTime).length).to.equal(1);
+    expect(rowsOf(el).length).to.equal(0);
     clock.advance(15);
     await aTimeout(0);
     expect(rowsOf(el).length).to.equal(0);
@@ -347,7 +354,13 @@ describe('<ai-ops-log>', () => {
     expect(args.textContent).to.not.contain('\\n');
     expect(args.textContent).to.not.contain('\\"');
     expect(el.shadowRoot!.querySelector('img, script:not([src])')).to.equal(null);
-    await aTimeout(20);
+    // An image loaded from the same server now, after any <img src=x> the markup could have made
+    // (in the page or off it): once it has failed (not an image), that one's 404, asked for
+    // earlier, has come back and run its onerror.
+    const probe = new Image();
+    const failed = oneEvent(probe, 'error');
+    probe.src = `/package.json?image-probe=${Date.now()}`;
+    await failed;
     expect((window as { __aiOpsInjected?: number }).__aiOpsInjected).to.equal(undefined);
   });
 
@@ -388,8 +401,9 @@ describe('<ai-ops-log> live region, in every engine', () => {
     el.open = true;
     await el.updateComplete;
     await session.call('sql_fail', {});
+    // The render that shows the row is the one that decides what the region says.
+    await until(() => rowsOf(el).length === 2, 'the sql_fail row');
     await el.updateComplete;
-    await aTimeout(40);
     expect(textOf(part(el.shadowRoot!, 'announcer')), 'quiet while the rows themselves are shown').to.not.equal('sql_fail: 失敗');
     await expect(el).to.be.accessible();
   });

@@ -4,24 +4,36 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../elements/define.js';
 import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
+import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { aiOpsTagNames, loadAiOpsElements } from '../../elements/define.js';
-import { cleanupRuntimes, createTestRuntime, testOperations, turnOn } from './helpers.js';
+import { whenOnDemand } from '../../src/runtime.js';
+import { cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, turnOn } from './helpers.js';
 
 describe('elements/define.js: the log and the dialog load with the first switch-on', () => {
   afterEach(() => cleanupRuntimes());
 
   it('[PKG-4] [LOG-1] while every switch is off only <ai-ops-switch> is defined; switching on defines the log and the dialog, and the log shows', async () => {
     expect(aiOpsTagNames).to.deep.equal(['ai-ops-switch', 'ai-ops-confirm', 'ai-ops-log']);
-    const aiOps = createTestRuntime();
+    const clock = createFakeClock();
+    const aiOps = createTestRuntime({ clock });
     const session = aiOps.provideOperations('notes', testOperations('notes'));
     const host = await fixture<HTMLDivElement>(html`<div>
       <ai-ops-switch tool="notes" .aiOps=${aiOps}></ai-ops-switch>
       <ai-ops-log tool="notes" .aiOps=${aiOps}></ai-ops-log>
       <ai-ops-confirm .aiOps=${aiOps}></ai-ops-confirm>
     </div>`);
-    const toggle = host.querySelector('ai-ops-switch')!.shadowRoot!.querySelector('input[role="switch"]');
+    const sw = host.querySelector<AiOpsSwitch>('ai-ops-switch')!;
+    await sw.updateComplete;
+    const toggle = sw.shadowRoot!.querySelector('input[role="switch"]');
     expect(toggle, 'the switch renders while off').to.exist;
-    await new Promise((r) => setTimeout(r, 100));
+    // The log and the dialog load with the page's on-demand moment (define.js). The switch has
+    // rendered, the runtime's clock is a minute on (past CONF-8's 50 s) and a task later: a load a
+    // timer or a task started has begun by now, and then a listener added is called at once.
+    clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 0));
+    let begun = false;
+    whenOnDemand(() => (begun = true));
+    expect(begun, 'no runtime of the page began to load its on-demand part while off').to.equal(false);
     // Booleans: a failed assertion that prints an element class ends the whole browser run.
     expect(customElements.get('ai-ops-log') === undefined, '<ai-ops-log> is not defined while off').to.equal(true);
     expect(customElements.get('ai-ops-confirm') === undefined, '<ai-ops-confirm> is not defined while off').to.equal(true);

@@ -3,7 +3,8 @@
  * "polyfill" installs a minimal `document.modelContext`. The real polyfill and relay are tested
  * elsewhere; here the runtime's own pipeline (sessions, queue, log) runs for real.
  */
-import { executeServerCommand } from '@web/test-runner-commands';
+import { waitUntil } from '@open-wc/testing';
+import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
 import { createAiOps, type AiOps, type AiOpsOptions } from '../../src/runtime.js';
 import type { Clock } from '../../src/clock.js';
 import type { ScriptLoader } from '../../src/script-loader.js';
@@ -229,13 +230,36 @@ export function textOf(node: Node | null | undefined): string {
   return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Waits until `predicate` holds, checking every few milliseconds (no animation frames). */
-export async function until(predicate: () => boolean, message = 'condition', timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${message}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * Waits until `predicate` (which may be async) holds: a wait on a state, polled every few
+ * milliseconds by `waitUntil` (timers, no animation frames: it runs in a background tab too).
+ */
+export async function until(predicate: () => boolean | Promise<boolean>, message = 'condition', timeoutMs = 3000): Promise<void> {
+  await waitUntil(predicate, `timed out waiting for ${message}`, { interval: 5, timeout: timeoutMs });
+}
+
+/** Where {@link inputsDelivered} moves the mouse, in turn: never a spot a test clicks. */
+const SENTINEL_SPOTS: [number, number][] = [[7, 7], [8, 8]];
+let sentinelTurn = 0;
+
+/**
+ * A positive sign for a negative check after real input: the browser delivers input in order, so once
+ * a mouse move sent after the test's clicks and keys has reached the page, their handlers have run
+ * (and the tasks they queued, a round trip later). Moves the mouse to a corner of the viewport.
+ * @example await click(button); await inputsDelivered(); await el.updateComplete; expect(…).to.equal('waiting');
+ */
+export async function inputsDelivered(): Promise<void> {
+  const [x, y] = SENTINEL_SPOTS[sentinelTurn++ % SENTINEL_SPOTS.length];
+  const moved = new Promise<void>((resolve) => {
+    const onMove = (event: MouseEvent) => {
+      if (event.clientX !== x || event.clientY !== y) return;
+      window.removeEventListener('mousemove', onMove, true);
+      resolve();
+    };
+    window.addEventListener('mousemove', onMove, true);
+  });
+  await sendMouse({ type: 'move', position: [x, y] });
+  await moved;
 }
 
 /**

@@ -12,11 +12,15 @@ describe('the on-demand moment', () => {
   it('[PKG-4] the dialog and the log are defined when a runtime first loads its on-demand part, not while every switch is off; later listeners run at once', async () => {
     const heard: string[] = [];
     whenOnDemand(() => heard.push('first'));
-    const aiOps = createAiOps({ consent: 'click', clock: new FakeClock(), storage: new MemoryStorage(), loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/' });
+    const clock = new FakeClock();
+    const aiOps = createAiOps({ consent: 'click', clock, storage: new MemoryStorage(), loader: new FakeLoader(), embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/' });
     const session = aiOps.provideOperations('moment', [
       defineOperation({ name: 'moment_ping', description: 'pong を返す', inputSchema: { type: 'object', additionalProperties: false }, execute: async () => succeed() }),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The runtime's clock a minute on (past CONF-8's 50 s) and a task later: a load a timer of the
+    // runtime, or a task, started while every switch is off has called `heard` by now.
+    clock.advance(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect({ heard, confirm: customElements.get('ai-ops-confirm'), log: customElements.get('ai-ops-log') }, 'every switch off').to.deep.equal({ heard: [], confirm: undefined, log: undefined });
     await session.turnOn();
     expect(heard).to.deep.equal(['first']);
