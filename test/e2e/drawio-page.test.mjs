@@ -4,7 +4,7 @@
 // widget uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs drawio`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations, requestSentinel } from './harness.mjs';
 import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
@@ -140,8 +140,9 @@ test('[DRW-1] an mxCell id already in the diagram, or cells that are not well-fo
 });
 
 test('[DRW-1] [DEF-5] drawio_write with XML that is not well-formed answers invalid_input before any dialog', async () => {
-  const opened = [];
-  await page.exposeFunction('__dialogOpened', () => opened.push(Date.now()));
+  // What the page reported, in order: 'opened' for each time the dialog opened, then 'sentinel'.
+  const reported = [];
+  await page.exposeFunction('__dialogOpened', (what = 'opened') => reported.push(what));
   await page.evaluate(() => {
     const dialog = document.querySelector('ai-ops-confirm').shadowRoot.querySelector('dialog');
     new MutationObserver(() => dialog.open && window.__dialogOpened()).observe(dialog, { attributes: true, attributeFilter: ['open'] });
@@ -151,7 +152,12 @@ test('[DRW-1] [DEF-5] drawio_write with XML that is not well-formed answers inva
   assert.equal(result.error.code, 'invalid_input');
   const notDiagram = await call(page, 'drawio_write', { xml: '<svg/>' });
   assert.equal(notDiagram.error.code, 'invalid_input');
-  await page.waitForTimeout(100);
+  // A dialog opened for either call would have been reported before a sentinel the page sends
+  // through the same binding after a rendering frame and a task.
+  await page.bringToFront();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))).then(() => window.__dialogOpened('sentinel')));
+  await waitFor(() => reported.includes('sentinel'), 10_000, 'the sentinel');
+  const opened = reported.filter((what) => what === 'opened');
   assert.deepEqual(opened, [], 'no confirmation was shown');
   assert.equal(await confirmDialog(page).getByRole('button', { name: '置き換える' }).count(), 0);
 });
@@ -320,7 +326,8 @@ test('[SHAPE-7] every request the pages made stayed on loopback (the page on loc
   await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '2', 5000, 'the diagram drawn');
   assert.equal(await page.locator('#preview b').textContent(), '太字', 'HTML labels keep their formatting');
   assert.equal(await page.locator('#preview img, #preview image').count(), 0);
-  await page.waitForTimeout(300);
+  // Whatever the drawn diagram started by now (an image it kept, say) has reached the network.
+  await requestSentinel(page);
   assert.equal(await page.evaluate(() => window.__ran), undefined);
   assert.ok(requests.length > 5);
   const elsewhere = requests.filter((url) => !isLoopback(url));

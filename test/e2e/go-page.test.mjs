@@ -246,9 +246,11 @@ test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削
 
 test('[GO-4] [GO-7] the load is not counted in timeoutMs; a run during the load answers not_ready and the buttons show running', async () => {
   const slow = await browser.context.newPage();
-  // The wasm arrives 2.5 s late: longer than the run's timeoutMs of 1000.
+  // The wasm is held until the test lets it go, once the load has outlasted the run's timeoutMs of 1000.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
   await slow.route('**/go/engine/yaegi.wasm', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await held;
     await route.continue();
   });
   try {
@@ -261,10 +263,14 @@ test('[GO-4] [GO-7] the load is not counted in timeoutMs; a run during the load 
     assert.equal(await slow.locator('#run-status').textContent(), 'Go を読み込み中…');
     const during = await call(slow, 'go_test', {});
     assert.equal(during.error.code, 'not_ready');
+    // The load, still held, outlasts timeoutMs 1000 by far; then the wasm goes on.
+    await waitFor(() => Date.now() - started > 2500, 10_000, 'the held load to outlast timeoutMs');
+    release();
     const result = await first;
     assert.deepEqual(result, { isError: false, ok: true, exitCode: 0, output: 'hello, world\n', truncated: false });
     assert.ok(Date.now() - started > 2500, 'the answer came after the slow load');
   } finally {
+    release();
     await slow.close();
   }
 });

@@ -370,9 +370,32 @@ export async function settlePage(page, traffic, ms = 5000) {
   }, 30_000, 'the page\'s requests to end');
 }
 
-/** Opens a tool page in a new tab and waits for its switch. */
-export async function openToolPage(context, origin, tool, query = '') {
+let sentinels = 0;
+
+/**
+ * A positive sign that what a page has started by now has reached the network, for a check of
+ * what it requested: after two of the page's animation frames (its styles computed, so the images
+ * and backgrounds of what it shows are requested) and a task after them, the page fetches a URL of
+ * its own origin; this resolves once Playwright has reported that request. The page's earlier
+ * requests come in the same event stream before it, so every listener has seen them by then.
+ * Brings the page to front first: a background tab gets no animation frames.
+ */
+export async function requestSentinel(page) {
+  await page.bringToFront();
+  const path = `/?ai-ops-sentinel=${++sentinels}`;
+  const seen = page.waitForRequest((request) => request.url().endsWith(path), { timeout: 30_000 });
+  await page.evaluate((url) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))))
+    .then(() => { fetch(url, { cache: 'no-store' }).catch(() => {}); }), path);
+  await seen;
+}
+
+/**
+ * Opens a tool page in a new tab and waits for its switch; `beforeLoad(page)` runs before the page
+ * is loaded (to record its traffic from the start, say).
+ */
+export async function openToolPage(context, origin, tool, query = '', { beforeLoad } = {}) {
   const page = await context.newPage();
+  if (beforeLoad) await beforeLoad(page);
   await page.goto(`${origin}/${tool}/${query}`);
   await page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).waitFor({ timeout: 30_000 });
   return page;
@@ -459,7 +482,7 @@ export async function readLogRows(page, tool) {
       const row = rows.nth(i);
       if ((await row.getAttribute('open')) === null) await row.locator('[part="row-summary"]').click();
     }
-    await page.waitForTimeout(100);
+    // A row opened just now may not show its details yet: read again on waitFor's next poll.
     const all = await read();
     return all.every((row) => row.args !== null && row.result !== null) && all;
   }, 30_000, `every row of the ${tool} log expanded`);

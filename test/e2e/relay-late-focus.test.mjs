@@ -34,7 +34,10 @@ test('[RELAY-5] a relay started while the user is in another tab: listed within 
     addEventListener('focus', () => window.__focusChanged('focus'));
     addEventListener('blur', () => window.__focusChanged('blur'));
   });
-  await page.waitForTimeout(6000);
+  // The page stays open without an agent for a while: until it has looked at the relay port three
+  // more times (every 2 s while a switch is on) and found nothing there.
+  const looked = traffic.toRelayPorts().length;
+  await waitFor(() => traffic.toRelayPorts().length >= looked + 3, 30_000, 'three more looks at the relay port');
 
   // The user goes to another tab and starts the agent there.
   const other = await browser.context.newPage();

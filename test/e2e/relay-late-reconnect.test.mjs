@@ -33,8 +33,10 @@ test('[RELAY-5] [LOG-2] a relay started after the page is open and the switch is
   await log.getByText('AI のエージェントのつなぎ方').click();
   const command = await log.locator('[part="command"]').textContent();
   assert.match(command, new RegExp(`--widget-origin ${demo.origin.replaceAll('.', '\\.')}`));
-  // The page stays open without an agent for a while, as it would.
-  await page.waitForTimeout(8000);
+  // The page stays open without an agent for a while, as it would: until it has looked at the
+  // relay port four more times (every 2 s while a switch is on) and found nothing there.
+  const looked = traffic.toRelayPorts().length;
+  await waitFor(() => traffic.toRelayPorts().length >= looked + 4, 30_000, 'four more looks at the relay port');
   assert.equal(await page.locator('[data-webmcp-relay]').count(), 1, 'the widget is there, waiting');
 
   relay = await startRelay({ origin: demo.origin, port: await freePort() });

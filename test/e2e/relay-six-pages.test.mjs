@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { editorText } from './editor.mjs';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
-  openToolPage, confirmDialog, logRows, readLogRows, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
+  openToolPage, confirmDialog, logRows, readLogRows, settlePage, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
 } from './harness.mjs';
 
 const TOOLS = ['sql', 'slides', 'excalidraw', 'drawio', 'node', 'go'];
@@ -19,6 +19,8 @@ const ALL = Object.values(OPERATIONS).flat().sort();
 let demo, relay, browser;
 /** The tab of each tool. */
 const pages = {};
+/** What each tab asked of the network (recordTraffic), by tool. */
+const traffic = {};
 /** Every relayed call, by tool, in order: what each log must show (VER-5). */
 const calls = Object.fromEntries(TOOLS.map((t) => [t, []]));
 /** Every URL any page asked for. */
@@ -84,7 +86,12 @@ before(async () => {
   relay = await startRelay({ origin: demo.origin, port: await freePort() });
   browser = await launchBrowser();
   browser.context.on('request', (request) => requests.push(request.url()));
-  for (const tool of TOOLS) pages[tool] = await openToolPage(browser.context, demo.origin, tool, QUERY[tool] ?? '');
+  // The pages' time is Playwright's clock: the "nothing while off" check jumps past what a widget
+  // would have done (settlePage) instead of sleeping for it.
+  await browser.context.clock.install();
+  for (const tool of TOOLS) {
+    pages[tool] = await openToolPage(browser.context, demo.origin, tool, QUERY[tool] ?? '', { beforeLoad: (page) => { traffic[tool] = recordTraffic(page); } });
+  }
 });
 
 after(async () => {
@@ -94,7 +101,9 @@ after(async () => {
 });
 
 test('[VER-1] six pages open, every switch off: the relay lists only its own tools', async () => {
-  await pages.go.waitForTimeout(1500);
+  // Past the time a widget would have needed to scan every port, had one been added: 10 s of each
+  // page's clock at once, then every request of the page ended.
+  for (const tool of TOOLS) await settlePage(pages[tool], traffic[tool], 10_000);
   assert.deepEqual(await relayedNames(relay.client), []);
   for (const tool of TOOLS) assert.equal(await pages[tool].evaluate(() => 'modelContextTesting' in navigator), false, tool);
   assert.deepEqual(requests.filter((url) => RELAY_PORT_URL.test(url) || url.includes('/vendor/')), []);

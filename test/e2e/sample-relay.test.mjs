@@ -1,9 +1,9 @@
 // Issue 2's end-to-end proof on the sample page: a real relay process, a real MCP client, Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, envelope, clickSwitch } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, envelope, clickSwitch, recordTraffic, settlePage } from './harness.mjs';
 
-let demo, relay, browser, page;
+let demo, relay, browser, page, traffic;
 const sockets = [];
 
 before(async () => {
@@ -11,7 +11,11 @@ before(async () => {
   const port = await freePort();
   relay = await startRelay({ origin: demo.origin, port });
   browser = await launchBrowser();
+  // The page's time is Playwright's clock (flowing as usual): the "nothing while off" check jumps
+  // past what a widget would have done (settlePage) instead of sleeping for it.
+  await browser.context.clock.install();
   page = await browser.context.newPage();
+  traffic = recordTraffic(page);
   page.on('websocket', (ws) => sockets.push(ws.url()));
   await page.goto(`${demo.origin}/sample/`);
   await page.locator('ai-ops-switch[tool="sample"] input[role="switch"]').waitFor();
@@ -26,7 +30,9 @@ after(async () => {
 const sampleNames = async () => (await listedNames(relay.client)).filter((n) => n.startsWith('sample_')).sort();
 
 test('[VER-1] [SW-7] switch off: no relay script, no WebSocket, nothing listed through the relay', async () => {
-  await new Promise((r) => setTimeout(r, 1500));
+  // Past the time a widget would have needed to scan every port, had one been added: 10 s of the
+  // page's clock at once, then every request ended.
+  await settlePage(page, traffic, 10_000);
   assert.deepEqual(sockets, []);
   assert.equal(await page.locator('script[src*="vendor"]').count(), 0);
   assert.deepEqual(await sampleNames(), []);

@@ -5,7 +5,7 @@
 // uses). Confirmations are answered by real clicks. Build first: `node esbuild.config.mjs slides`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, isLoopback, callInPage as call, holdIndexedDb, logRows, showLog, leaveAndComeBack, axeViolations, requestSentinel } from './harness.mjs';
 import { editorIsDisabled, editorText as textOf } from './editor.mjs';
 
 let demo, browser, page;
@@ -288,7 +288,8 @@ test('[SHAPE-7] every request the pages made stayed on loopback (the page on loc
   await replaceText(page, '# 外の画像\n\n![外](https://example.com/a.png)\n\n---\n\n![bg](https://example.com/b.png)\n\n<style>section { background: url(https://example.com/c.png); }</style>\n');
   await waitFor(async () => (await previewSlides(page).count()) === 2, 5000, 'the preview of the new deck');
   assert.equal(await page.locator('#preview img[data-blocked-src="https://example.com/a.png"]').count(), 1);
-  await page.waitForTimeout(300);
+  // Whatever the new deck's preview started by now (an image, a background) has reached the network.
+  await requestSentinel(page);
   assert.ok(requests.length > 5);
   const elsewhere = requests.filter((url) => !isLoopback(url));
   assert.deepEqual(elsewhere, []);

@@ -5,10 +5,15 @@
 // Build first: `node esbuild.config.mjs sql`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call, axeViolations } from './harness.mjs';
+import { startDemo, launchBrowser, waitFor, clickSwitch, callInPage as call, axeViolations, requestSentinel } from './harness.mjs';
 import { editorIsDisabled, editorText, tokenClasses } from './editor.mjs';
 
 let demo, browser, page;
+/** Lets the engine's held file go on (the cold-load test resolves it). */
+let releaseEngineFile;
+const engineFileHeld = new Promise((resolve) => (releaseEngineFile = resolve));
+/** The SQL of the user's own run, which the agent calls must leave in the editor. */
+const USER_SQL = 'select pg_sleep(1.5) as slept';
 /** Every request any page of the browser made. */
 const requests = [];
 
@@ -47,16 +52,18 @@ before(async () => {
   browser = await launchBrowser();
   browser.context.on('request', (request) => requests.push(request.url()));
   page = await openPage('e2e-main', {
-    // The engine's load takes ~1 s here; hold one of its files back 1.5 s more so that a load
-    // counted in timeoutMs 1000 could not go unnoticed. Restarts reuse the fetched files.
+    // One of the engine's files is held until the cold-load test lets it go, after the load has
+    // outlasted the run's timeoutMs of 1000, so that a load counted in it could not go unnoticed.
+    // Restarts reuse the fetched files.
     beforeLoad: (p) => p.route('**/sql/engine/pgdata.tar.gz', async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await engineFileHeld;
       await route.continue();
     }),
   });
 });
 
 after(async () => {
+  releaseEngineFile();
   await browser?.close();
   await demo?.close();
 });
@@ -95,7 +102,8 @@ test('[APP-4] the page with its editor passes axe', async () => {
 });
 
 test('[SQL-3] nothing of the engine is fetched before the first run', async () => {
-  await new Promise((r) => setTimeout(r, 300));
+  // Whatever the page started by now (its load, its rendering) has reached the network.
+  await requestSentinel(page);
   assert.equal(requests.filter((url) => url.includes('/sql/engine/')).length, 0, requests.join('\n'));
   assert.match(await page.locator('#status').textContent(), /最初の実行のときに読み込みます/);
 });
@@ -126,6 +134,9 @@ test('[SQL-3] [SQL-2] a cold sql_run_query loads the engine (load not counted in
   const second = await call(page, 'sql_run_query', { sql: 'select 2' });
   assert.equal(second.isError, true);
   assert.equal(second.error.code, 'not_ready');
+  // The load, still held, outlasts timeoutMs 1000 with room to spare; then the file goes on.
+  await waitFor(() => Date.now() - started > 1500, 10_000, 'the held load to outlast timeoutMs');
+  releaseEngineFile();
   const result = await first;
   const ms = Date.now() - started;
   assert.equal(result.isError, false, JSON.stringify(result));
@@ -321,7 +332,7 @@ test('[SQL-3] a call while an agent run is running answers not_ready; the Run bu
 });
 
 test('[SQL-3] a call while the user\'s Run is running answers not_ready', async () => {
-  await editor(page).fill('select pg_sleep(1.5) as slept');
+  await editor(page).fill(USER_SQL);
   await runButton(page).click();
   await waitFor(async () => (await runButton(page).getAttribute('aria-busy')) === 'true', 5000, 'the user run');
   const answer = await call(page, 'sql_run_query', { sql: 'select 1' });
@@ -370,7 +381,7 @@ test('[SQL-6] pg_sleep(5) with timeoutMs 1000 answers timeout, the page says an 
 
 test('[SQL-2] [SQL-1] after all the agent calls the result table and the editor are as the user left them; the calls are in the log', async () => {
   assert.equal(await tableHtml(page), tableAfterUserRun);
-  assert.equal(await editorText(editor(page)), 'select pg_sleep(1.5) as slept');
+  assert.equal(await editorText(editor(page)), USER_SQL);
   const rows = await page.locator('ai-ops-log [role="log"] > *').allTextContents();
   assert.ok(rows.filter((r) => r.includes('sql_run_query')).length >= 10, rows.join('\n'));
 });

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../playground/server/serve.mjs';
-import { descendantsOf, isGone } from './sandbox-harness.mjs';
+import { descendantsOf, isGone, waitUntil } from './sandbox-harness.mjs';
 
 let root;
 let server;
@@ -367,8 +367,7 @@ describe('runner: processes', () => {
     assert.equal(end.at(-1).type, 'exit');
     // The kernel tears the sandbox's PID namespace down once its init is gone; a dead process
     // may stay a zombie until reaped, which isGone counts as gone.
-    const deadline = Date.now() + 5000;
-    while (pids.some((pid) => !isGone(pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => pids.every(isGone), 5000, 'every process of the sandbox to be gone').catch(() => {});
     for (const pid of pids) assert.ok(isGone(pid), `pid ${pid} (${commands[pids.indexOf(pid)]}) is gone`);
   });
 

@@ -108,6 +108,20 @@ export function descendantsOf(pid) {
   return found;
 }
 
+/**
+ * Polls `test` (sync or async) until it answers truthy, or throws after `ms`: a wait on a state,
+ * whose only sleep is its own poll interval.
+ */
+export async function waitUntil(test, ms, what) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await test();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** True when no live (non-zombie) process has this pid. */
 export function isGone(pid) {
   try {

@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -11,7 +12,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../playground/server/serve.mjs';
-import { descendantsOf, isGone, manualTimers, runnerClient } from './sandbox-harness.mjs';
+import { descendantsOf, isGone, manualTimers, runnerClient, waitUntil } from './sandbox-harness.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRET = `box-secret-${process.pid}-${Date.now()}`;
@@ -82,7 +83,7 @@ describe('sandbox: what a command can see (BOX-1)', () => {
     const started = await call('spawn', { command: 'node', args: ['-e', "require('child_process').spawn('sleep', ['5']); console.log('up'); setTimeout(() => {}, 5000)"] });
     const lines = [];
     const stream = follow(started.process.id, 0, (line) => lines.push(line));
-    while (!lines.some((l) => l.type === 'output' && l.data.includes('up'))) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => lines.some((l) => l.type === 'output' && l.data.includes('up')), 15_000, 'node to print up');
     const pids = descendantsOf(started.process.pid);
     assert.ok(pids.length >= 3, `bwrap, node and sleep at least: ${pids}`);
     for (const pid of pids) {
@@ -92,8 +93,7 @@ describe('sandbox: what a command can see (BOX-1)', () => {
     await call('kill', { id: started.process.id });
     await stream;
     // The kernel tears the PID namespace down once its init is gone; that takes a moment.
-    const deadline = Date.now() + 5000;
-    while (pids.some((pid) => !isGone(pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => pids.every(isGone), 5000, 'every sandboxed process to be gone').catch(() => {});
     for (const pid of pids) assert.ok(isGone(pid), `pid ${pid} is gone after kill`);
   });
 
@@ -226,10 +226,11 @@ describe('sandbox: file operations stay inside (BOX-4)', () => {
     // directory of the workspace and the outside, as fast as it can.
     const flipper = spawn(process.execPath, ['-e', `
       const fs = require('fs'); const race = ${JSON.stringify(race)}; const tmp = race + '.tmp';
-      for (;;) { try { fs.symlinkSync(${JSON.stringify(outside)}, tmp); fs.renameSync(tmp, race); fs.symlinkSync('real', tmp); fs.renameSync(tmp, race); } catch {} }`], { stdio: 'ignore' });
+      let told = false;
+      for (;;) { try { fs.symlinkSync(${JSON.stringify(outside)}, tmp); fs.renameSync(tmp, race); fs.symlinkSync('real', tmp); fs.renameSync(tmp, race); if (!told) { told = true; process.stdout.write('flipping\\n'); } } catch {} }`], { stdio: ['ignore', 'pipe', 'ignore'] });
     const codes = new Map();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100)); // let it start flipping
+      await once(flipper.stdout, 'data'); // it flipped the link both ways once: it is flipping
       for (let i = 0; i < 500; i++) {
         const res = await call('write', { path: `race/f${i}.txt`, contents: 'x' });
         const key = res.ok ? 'ok' : res.code;
