@@ -49,12 +49,16 @@ window.benchBatch = async (runs) => {
 };
 `;
 
-/** The bench page's script, bundled in memory (test/node/bench-sections.test.mjs builds it too). */
-export async function bundle(root) {
+/**
+ * The bench page's script, bundled in memory. test/node/bench-sections.test.mjs builds it too, with
+ * `overrides` of its own (the project's modules only: no dependency, no plugin).
+ */
+export async function bundle(root, overrides = {}) {
   const result = await esbuild.build({
     stdin: { contents: ENTRY, resolveDir: root, sourcefile: 'bench-batch.js', loader: 'js' },
     bundle: true, format: 'esm', target: 'es2022', write: false, logLevel: 'error',
     conditions: ['production', 'browser'],
+    ...overrides,
   });
   return result.outputFiles[0].contents;
 }

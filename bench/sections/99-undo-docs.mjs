@@ -167,8 +167,11 @@ window.benchUndoDocs = async ({ rounds, count }) => [
 ];
 `;
 
-/** The bench page's script, bundled in memory (test/node/bench-sections.test.mjs builds it too). */
-export async function bundle(root) {
+/**
+ * The bench page's script, bundled in memory. test/node/bench-sections.test.mjs builds it too, with
+ * `overrides` of its own (the project's modules only: no dependency, no plugin).
+ */
+export async function bundle(root, overrides = {}) {
   const result = await esbuild.build({
     ...browserOptions,
     stdin: { contents: ENTRY, resolveDir: root, sourcefile: 'bench-undo-docs.js', loader: 'js' },
@@ -177,6 +180,7 @@ export async function bundle(root) {
     splitting: false,
     logLevel: 'error',
     plugins: [...browserOptions.plugins, packageEntries(), ...excalidrawPlugins()],
+    ...overrides,
   });
   return result.outputFiles[0].contents;
 }
