@@ -91,12 +91,13 @@ export async function runNode(args, { until, timeoutMs = 15_000 } = {}) {
 
 /**
  * Opens a WebSocket to the relay on `port` and tries its door: sends `messages` once open (after the
- * relay's server-hello), then waits until the relay closes or {@link QUIET_MS} passed with nothing
- * more. Answers what the caller got: `status` (the HTTP status of a refused handshake), `opened`,
+ * relay's server-hello), then waits until the relay closes, until `until(got)` holds (when given),
+ * or else until {@link QUIET_MS} passed with nothing more. With `until`, a busy relay's late answer
+ * is waited for (10 s at most): a door that should close the connection is given until it does. Answers what the caller got: `status` (the HTTP status of a refused handshake), `opened`,
  * `closeCode`, every message's `types`, the tool names of any `relay/tools` and the `relay/result`s.
- * @param {{port: number, protocols?: string[], origin?: string, messages?: object[], onMessage?: (message: object, ws: WebSocket) => void}} options
+ * @param {{port: number, protocols?: string[], origin?: string, messages?: object[], onMessage?: (message: object, ws: WebSocket) => void, until?: (got: object) => boolean}} options
  */
-export function tryDoor({ port, protocols = [], origin, messages = [], onMessage }) {
+export function tryDoor({ port, protocols = [], origin, messages = [], onMessage, until }) {
   return new Promise((done) => {
     const got = { status: null, opened: false, protocol: null, closeCode: null, types: [], tools: null, results: [] };
     const ws = new WebSocket(`ws://127.0.0.1:${port}`, protocols, origin ? { origin } : {});
@@ -110,7 +111,8 @@ export function tryDoor({ port, protocols = [], origin, messages = [], onMessage
     };
     const rearm = () => {
       clearTimeout(quiet);
-      quiet = setTimeout(finish, QUIET_MS);
+      if (until?.(got)) return finish();
+      quiet = setTimeout(finish, until ? 10_000 : QUIET_MS);
     };
     ws.on('unexpected-response', (_req, res) => {
       got.status = res.statusCode;
