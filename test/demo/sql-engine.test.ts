@@ -5,6 +5,7 @@ import { AI_CANCEL_NOTICE, createSqlPage } from '../../playground/sql/sql-page.j
 import type { SavedSql } from '../../playground/sql/storage.js';
 import { createSqlOperations } from '../../tools/sql/operations.js';
 import { caller } from '../helpers/tools-call.js';
+import { storeReaches } from '../runtime/helpers.js';
 import {
   SqlEngine,
   SqlEngineBusyError,
@@ -29,17 +30,6 @@ function results(result: SqlRunResult): StatementResult[] {
  */
 const ENDLESS = 'select count(*) from (select generate_series(1, 9223372036854775807)) as endless';
 
-/** Resolves once `store`'s state passes `check`: at once, or at the change that makes it so. */
-function reached<T>(store: { getState(): T; subscribe(listener: () => void): () => void }, check: (state: T) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    if (check(store.getState())) return resolve();
-    const stop = store.subscribe(() => {
-      if (!check(store.getState())) return;
-      stop();
-      resolve();
-    });
-  });
-}
 
 function waitForState(engine: SqlEngine, state: SqlEngineState): Promise<void> {
   if (engine.state === state) return Promise.resolve();
@@ -390,12 +380,12 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
     let answered = false;
     // The page marks the agent's run before it hands the SQL to the engine; a call that answers
     // without running never does, and its answer ends the wait instead.
-    await Promise.race([reached(page.store, (state) => state.runningBy === 'agent'), running.then(() => void (answered = true))]);
+    await Promise.race([storeReaches(page.store, (state) => state.runningBy === 'agent'), running.then(() => void (answered = true))]);
     expect(answered, 'the call answered before its SQL ran').to.equal(false);
   };
 
   before(async () => {
-    await reached(page.store, (state) => state.loaded);
+    await storeReaches(page.store, (state) => state.loaded);
     await engine.load();
   });
   after(() => engine.dispose());
@@ -470,7 +460,7 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
   it('[NAT-6] the user\'s reset during an agent run stops it and answers declined saying the user reset the DB', async () => {
     const running = call('sql_run_query', { sql: ENDLESS, timeoutMs: 30000 });
     await untilAgentRuns(running);
-    await reached(page.store, (state) => state.engine.state === 'running');
+    await storeReaches(page.store, (state) => state.engine.state === 'running');
     await page.resetDatabase();
     const answer = (await running).result;
     expect(answer.ok).to.equal(false);
@@ -484,7 +474,7 @@ describe('the SQL page over the real engine (sql_run_query and the page run func
     const started = performance.now();
     const running = call('sql_run_query', { sql: ENDLESS, timeoutMs: 30000 }, 'accept', { signal: controller.signal });
     await untilAgentRuns(running);
-    await reached(page.store, (state) => state.engine.state === 'running');
+    await storeReaches(page.store, (state) => state.engine.state === 'running');
     controller.abort();
     const answer = (await running).result;
     expect(performance.now() - started).to.be.below(2000);

@@ -3,6 +3,7 @@
 // Not a test file itself (no `.test.` in the name).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { waitFor } from '../e2e/harness.mjs';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -108,19 +109,8 @@ export function descendantsOf(pid) {
   return found;
 }
 
-/**
- * Polls `test` (sync or async) until it answers truthy, or throws after `ms`: a wait on a state,
- * whose only sleep is its own poll interval.
- */
-export async function waitUntil(test, ms, what) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await test();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Polls `test` (sync or async) until it answers truthy, or throws after `ms` (the e2e harness's waitFor). */
+export const waitUntil = (test, ms, what) => waitFor(test, ms, what);
 
 /** True when no live (non-zombie) process has this pid. */
 export function isGone(pid) {

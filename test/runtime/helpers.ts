@@ -127,19 +127,22 @@ export class FakeLoader implements ScriptLoader {
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * Resolves once the session's state passes `test`: at once when it does now, else at the session's
- * own update that makes it so (a wait on the store, no polling; a test that never gets there times out).
+ * Resolves once a store's state passes `test`: at once when it does now, else at the store's own
+ * update that makes it so (a wait on the store, no polling; a test that never gets there times out).
  */
-export function sessionReaches(session: ReadableStore<ToolSessionState>, test: (state: ToolSessionState) => boolean): Promise<void> {
+export function storeReaches<T>(store: Pick<ReadableStore<T>, 'getState' | 'subscribe'>, test: (state: T) => boolean): Promise<void> {
   return new Promise((resolve) => {
-    if (test(session.getState())) return resolve();
-    const unsubscribe = session.subscribe(() => {
-      if (!test(session.getState())) return;
+    if (test(store.getState())) return resolve();
+    const unsubscribe = store.subscribe(() => {
+      if (!test(store.getState())) return;
       unsubscribe();
       resolve();
     });
   });
 }
+
+/** {@link storeReaches} for a tool session. */
+export const sessionReaches = (session: ReadableStore<ToolSessionState>, test: (state: ToolSessionState) => boolean) => storeReaches(session, test);
 
 /** Resolves once a start under way has ended, on or off (at once when none is). */
 export const startEnded = (session: ReadableStore<ToolSessionState>) => sessionReaches(session, (s) => s.status !== 'starting');
