@@ -246,7 +246,7 @@ test('[FILE-6] [CONF-1] go_delete_file asks ファイル「‹パス›」を削
 
 test('[GO-4] [GO-7] the load is not counted in timeoutMs; a run during the load answers not_ready and the buttons show running', async () => {
   const slow = await browser.context.newPage();
-  // The wasm is held until the test lets it go, once the load has outlasted the run's timeoutMs of 1000.
+  // The wasm is held until the test lets it go, once the load has outlasted the run's timeoutMs of 3000.
   let release;
   const held = new Promise((resolve) => (release = resolve));
   await slow.route('**/go/engine/yaegi.wasm', async (route) => {
@@ -258,17 +258,18 @@ test('[GO-4] [GO-7] the load is not counted in timeoutMs; a run during the load 
     await waitForTools(slow);
     await waitFor(async () => (await call(slow, 'go_list_files')).ok, 10_000, 'the files');
     const started = Date.now();
-    const first = call(slow, 'go_run', { timeoutMs: 1000 });
+    // timeoutMs 3000, not 1000: the run itself (after the load) took over 1 s on a busy 2-core machine.
+    const first = call(slow, 'go_run', { timeoutMs: 3000 });
     await slow.locator('#run-button[aria-busy="true"]').waitFor();
     assert.equal(await slow.locator('#run-status').textContent(), 'Go を読み込み中…');
     const during = await call(slow, 'go_test', {});
     assert.equal(during.error.code, 'not_ready');
-    // The load, still held, outlasts timeoutMs 1000 by far; then the wasm goes on.
-    await waitFor(() => Date.now() - started > 2500, 10_000, 'the held load to outlast timeoutMs');
+    // The load, still held, outlasts timeoutMs 3000 by far; then the wasm goes on.
+    await waitFor(() => Date.now() - started > 4500, 10_000, 'the held load to outlast timeoutMs');
     release();
     const result = await first;
     assert.deepEqual(result, { isError: false, ok: true, exitCode: 0, output: 'hello, world\n', truncated: false });
-    assert.ok(Date.now() - started > 2500, 'the answer came after the slow load');
+    assert.ok(Date.now() - started > 4500, 'the answer came after the slow load');
   } finally {
     release();
     await slow.close();
