@@ -22,6 +22,8 @@ for _ in $(seq 1 "${HOGS:-1}"); do
   node -e 'for (;;) {}' &
   hogs+=($!)
 done
+# The hogs' pids, for a file that wants to see them (test/scripts/test-stress.test.mjs).
+export AI_OPS_STRESS_HOGS="${hogs[*]:-}"
 stop_hogs() { [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null; }
 trap stop_hogs EXIT
 echo "test-stress: ${#hogs[@]} CPU hog(s) running (pids ${hogs[*]:-none})" >&2

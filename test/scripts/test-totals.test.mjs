@@ -397,3 +397,15 @@ test('[issue-36 totals] npm test runs the element suites in Firefox ESR and WebK
   for (const stage of npmTestStages.filter((s) => s.count)) assert.ok(stage.engine, `${stage.name} names its engine`);
   for (const stage of npmTestStages.filter((s) => !s.count)) assert.equal(stage.lane, undefined, `${stage.name} (a build) runs before the lanes`);
 });
+
+test('[SUITE-4] each stage prints the time it took, lanes included, before the total', async (t) => {
+  const dir = await scratch(t, {});
+  let printed = '';
+  await runStages([
+    nodeStage('build', ''),
+    nodeStage('lane a', "console.log('# pass 1\\n# fail 0\\n# cancelled 0')", { count: 'tap', lane: 'a' }),
+    nodeStage('lane b', "console.log('# pass 1\\n# fail 0\\n# cancelled 0')", { count: 'tap', lane: 'b' }),
+  ], { cwd: dir, out: (text) => { printed += text; }, err: () => {} });
+  for (const name of ['build', 'lane a', 'lane b']) assert.match(printed, new RegExp(`== ${name}.* took \\d+(\\.\\d)? (s|min)`), printed);
+  assert.match(printed.trim().split('\n').at(-1), /^2 passed, 0 failed$/);
+});
