@@ -245,7 +245,7 @@ export async function startPlaywrightMcp({ browserUrl }, { caps } = {}) {
 }
 
 /**
- * The README's Playwright MCP config (section "Which agents reach the page, and how"), as a user
+ * The Playwright MCP config of docs/agents.md ("Which agents reach the page, and how"), as a user
  * copies it, plus only what this machine and the test need: no sandbox (root), no GPU, and a
  * numbered DevTools port, through which the test gives the page the user's device and reads it.
  * Nothing in it names `--disable-blink-features`, so Playwright MCP adds

@@ -117,7 +117,7 @@ test('[UV-6] [UV-1] turned off by the person (no verification asked): the operat
 // Last: a second DevTools MCP attaching and leaving ends the page's virtual authenticator (its CDP
 // session goes), which the tests above need.
 test('[UV-13] with the README\'s own flags (--no-javascript-evaluation among them) DevTools MCP lists and calls the operations and has no evaluate_script to run script in the page', { timeout: 120_000 }, async () => {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const readme = await readFile(join(root, 'docs/agents.md'), 'utf8');
   const config = JSON.parse(/^(\{ "mcpServers": \{ "chrome-devtools".*\})$/m.exec(readme)[1]).mcpServers['chrome-devtools'];
   // Its flags but those that launch a browser of its own: here it attaches to this one (--browserUrl), as the README allows.
   const launch = new Set(['--executablePath', '/usr/bin/chromium', '--headless', '--chrome-arg=--enable-features=WebMCP', '--no-usage-statistics']);

@@ -63,12 +63,12 @@ export function resolvesInExports(specifier) {
 }
 
 /**
- * The files whose `ai-ops…` imports are documentation: the README and every source of src/,
+ * The files whose `ai-ops…` imports are documentation: the README, docs/ and every source of src/,
  * elements/ and tools/ (their JSDoc examples), as paths relative to the root.
  * @returns {Promise<string[]>}
  */
 async function documentedFiles() {
-  const files = ['README.md'];
+  const files = ['README.md', ...(await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   const walk = async (dir) => {
     for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -122,14 +122,14 @@ export async function localImportGraph(file) {
 }
 
 /**
- * The import paths the README's "Import paths" table lists: every `ai-ops…` in code spans of its
+ * The import paths the "Import paths" table of docs/pages.md lists: every `ai-ops…` in code spans of its
  * rows' first column.
  * @returns {Promise<string[]>} sorted
  */
 export async function readmeEntries() {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const readme = await readFile(join(root, 'docs/pages.md'), 'utf8');
   const start = readme.indexOf('\n## Import paths\n');
-  if (start < 0) throw new Error('README.md has no "## Import paths" section');
+  if (start < 0) throw new Error('docs/pages.md has no "## Import paths" section');
   const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
   const specifiers = [];
   for (const line of section.split('\n')) {

@@ -379,7 +379,7 @@ test('[PKG-3] a tool is its folder and one entry: tools/<tool>/ with operations.
   assert.deepEqual(graph.filter((file) => folders.some((tool) => file.startsWith(`tools/${tool}/`))), []);
 });
 
-test('[PKG-3] the README\'s "Import paths" table lists exactly the exports entries', async () => {
+test('[PKG-3] the "Import paths" table (docs/pages.md) lists exactly the exports entries', async () => {
   const table = await readmeEntries();
   const exported = Object.keys(pkg.exports).map((key) => (key === '.' ? 'ai-ops' : `ai-ops/${key.slice(2)}`)).sort();
   assert.deepEqual({ missingFromReadme: exported.filter((s) => !table.includes(s)), notInExports: table.filter((s) => !exported.includes(s)) },
@@ -401,7 +401,7 @@ test('[SHAPE-2] ai-ops/elements defines nothing: no module it imports defines a 
   assert.match(await readFile(join(root, 'elements/define.ts'), 'utf8'), /registry\.define\(/);
 });
 
-test('[PKG-3] every import path the README and the JSDoc examples use is in exports', async () => {
+test('[PKG-3] every import path the README, docs/ and the JSDoc examples use is in exports', async () => {
   const found = await documentedSpecifiers();
   for (const specifier of ['ai-ops', 'ai-ops/react', 'ai-ops/elements/define.js', 'ai-ops/tools', 'ai-ops/tools/slides', 'ai-ops/internals']) {
     assert.ok(found.has(specifier), `the docs use ${specifier} (the check reads them)`);
@@ -411,7 +411,7 @@ test('[PKG-3] every import path the README and the JSDoc examples use is in expo
   assert.equal(resolvesInExports('ai-ops/not-there'), false);
 });
 
-test('[PKG-3] every name the README and the JSDoc examples import from an ai-ops entry is exported by that entry', async () => {
+test('[PKG-3] every name the README, docs/ and the JSDoc examples import from an ai-ops entry is exported by that entry', async () => {
   const names = exportedNames(sourceEntries());
   const imports = await documentedImports();
   assert.ok(imports.some((i) => i.file === 'README.md' && i.entry === '.'), 'the README\'s imports are read');

@@ -1,35 +1,12 @@
-// REACT-3: the README's React section shows a routed app (one operations module per tool, each page
-// a lazy chunk, one dialog for the app) and says what navigation does to operations, dialogs and
-// the log. Read as a page author reads it: the section's code and its list.
+// REACT-3: the README's React recipe shows a routed app (one operations module per tool, each page
+// a lazy chunk, one dialog for the app) and docs/pages.md says what navigation does to operations,
+// dialogs and the log. Read as a page author reads it: the section's code and its list.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { root } from '../e2e/harness.mjs';
-
-async function reactSection() {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Put ai-ops on a React page');
-  assert.ok(start >= 0, 'the README has a React section');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
-}
-
-/** The files of the section's code block, by the `// <path> —` comment that opens each. */
-function filesOf(section) {
-  const code = /```tsx\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-  const files = {};
-  let current;
-  for (const line of code.split('\n')) {
-    const named = /^\/\/ ([\w./-]+\.tsx?) —/.exec(line);
-    if (named) current = named[1];
-    else if (current) files[current] = `${files[current] ?? ''}${line}\n`;
-  }
-  return files;
-}
+import { readmeRecipes, section } from './readme.lib.mjs';
 
 test('[REACT-3] the React section shows a routed app: an operations module per tool, lazy pages, one dialog', async () => {
-  const files = filesOf(await reactSection());
+  const files = (await readmeRecipes()).react;
   const names = Object.keys(files);
   const operations = names.filter((name) => /provideOperations\(/.test(files[name]));
   assert.deepEqual(operations.map((name) => name.endsWith('operations.ts')), [true], `one operations module hands the tool over (${names})`);
@@ -46,9 +23,9 @@ test('[REACT-3] the React section shows a routed app: an operations module per t
 });
 
 test('[REACT-3] the React section says what navigation does to operations, dialogs and the log', async () => {
-  const section = await reactSection();
-  const list = section.slice(section.indexOf('What navigation does'));
-  assert.ok(list.length < section.length, 'the section has its "What navigation does" list');
+  const react = await section('docs/pages.md', '## React');
+  const list = react.slice(react.indexOf('What navigation does'));
+  assert.ok(list.length < react.length, 'the section has its "What navigation does" list');
   for (const [item, says] of [
     ['Operations', /withdraws them[\s\S]*stored switch[\s\S]*registers them again with no click/],
     ['Dialogs', /declined/],
