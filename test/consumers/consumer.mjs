@@ -92,3 +92,33 @@ export async function serveConsumer(dir) {
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }
+
+/** What an ordinary static server sends (Python's `http.server`, for one): no charset. */
+const PLAIN_TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.html.map': 'application/json' };
+
+/**
+ * A plain static server for `dir` (FIRST-1): every file as it is, `index.html` for a folder, the
+ * media type from the extension and no charset, as a reader's own `python3 -m http.server` would
+ * serve a recipe's `public/` — so a page that does not declare its encoding is read as
+ * windows-1252 here too.
+ * @returns {Promise<{ origin: string, close(): Promise<void> }>}
+ */
+export async function servePlain(dir) {
+  const server = createServer(async (req, res) => {
+    let file = normalize(join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (file !== dir && !file.startsWith(dir + sep)) return res.writeHead(403).end();
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      await stat(file);
+    } catch {
+      return res.writeHead(404).end('not found');
+    }
+    res.writeHead(200, { 'content-type': PLAIN_TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    origin: `http://localhost:${server.address().port}`,
+    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
+  };
+}

@@ -8,16 +8,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows } from '../e2e/harness.mjs';
-import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer } from './consumer.mjs';
+import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer, servePlain } from './consumer.mjs';
+import { readmeRecipes } from '../node/readme.lib.mjs';
 import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
 
 const run = promisify(execFile);
@@ -426,3 +427,87 @@ test('[PKG-2] the README\'s relay command runs the installed package without ask
     await rm(elsewhere, { recursive: true, force: true });
   }
 });
+
+/**
+ * FIRST-1: a README recipe made as a reader makes it, inside a consumer project that installed the
+ * packed package (its node_modules linked in, so the recipe's commands run as written): every file
+ * exactly as the README shows it, then the recipe's commands but its `npm install` (done by the
+ * project, which must hold each package that line names) and its server (the test's plain one).
+ * @returns {Promise<string>} the recipe's folder
+ */
+async function makeRecipe(consumer, name) {
+  const files = (await readmeRecipes())[name];
+  const dir = join(consumer.dir, `recipe-${name}`);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  await symlink(join(consumer.dir, 'node_modules'), join(dir, 'node_modules'));
+  const commands = files['commands.sh'].replace(/\\\n\s*/g, '').split('\n').filter(Boolean);
+  const install = commands.find((line) => line.startsWith('npm install '));
+  const installed = await installedPackages(consumer.dir);
+  for (const name of install.split(/\s+/).slice(2)) assert.ok(installed.includes(name), `${name} of the recipe's npm install is installed`);
+  const rest = commands.filter((line) => line !== install && !line.startsWith('python3 ')).join('\n');
+  const made = await runIn(dir, 'sh', ['-e', '-c', rest]);
+  assert.equal(made.code, 0, `the recipe's commands failed:\n${rest}\n${made.output}`);
+  return dir;
+}
+
+/**
+ * FIRST-1: a recipe's page served by a plain static server, the README's relay command started in
+ * the recipe's folder on the relay's default port (the recipes configure none), a real MCP client
+ * on it; the user turns the switch on with their device; the agent's notes_clear waits for the
+ * dialog, which the user approves (verified); the note is empty; nothing in the console.
+ */
+async function driveRecipe(t, dir) {
+  const server = await servePlain(join(dir, 'public'));
+  assert.equal(await freePort(9333, 9333).catch(() => null), 9333, 'port 9333 is free (the recipes use the relay\'s default port)');
+  const { command, args } = await readmeRelayConfig();
+  const origin = args.indexOf('--widget-origin');
+  const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2)];
+  const home = await mkdtemp(join(tmpdir(), 'ai-ops-recipe-home-'));
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const client = new Client({ name: 'ai-ops-recipe', version: '1.0.0' });
+  // A browser of its own: a fresh virtual authenticator (each enrolment takes one of its few resident credentials).
+  const own = await launchBrowser();
+  const page = await own.context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    // The favicon's 404 is the static server's, not the page's.
+    if (['error', 'warning'].includes(message.type()) && !/favicon/.test(message.location().url)) problems.push(`${message.type()}: ${message.text()}`);
+  });
+  try {
+    await client.connect(transport);
+    await page.goto(`${server.origin}/`);
+    const note = page.getByRole('textbox', { name: 'メモ' });
+    await note.waitFor();
+    assert.equal(await note.inputValue(), '買い物: 牛乳、卵', 'the page reads as UTF-8');
+    await clickSwitch(page, 'notes');
+    await waitFor(async () => (await relayedNames(client)).includes('notes_clear'), 30_000, 'notes_clear through the relay');
+    const { tools } = await client.listTools();
+    assert.match(tools.find((tool) => tool.name === 'notes_clear').description, /メモを空にする。/);
+    const started = Date.now();
+    const pending = callRelay(client, 'notes_clear');
+    const dialog = confirmDialog(page);
+    await dialog.getByRole('heading', { name: 'メモを空にする' }).waitFor({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: '空にする' }).click();
+    const answer = await pending;
+    t.diagnostic(`notes_clear → dialog → approved with the device → answered: ${Date.now() - started} ms`);
+    assert.equal(answer.isError, false, JSON.stringify(answer.result));
+    assert.equal(await note.inputValue(), '');
+    assert.deepEqual(problems, []);
+  } finally {
+    await own.close();
+    await client.close().catch(() => {});
+    await server.close();
+    await rm(home, { recursive: true, force: true });
+  }
+  await waitFor(async () => (await freePort(9333, 9333).catch(() => null)) === 9333, 10_000, 'relay port 9333 to be free again');
+}
+
+for (const [name, consumer] of [['plain', () => plain], ['react', () => react], ['vue', () => vue], ['svelte', () => svelte]]) {
+  test(`[FIRST-1] the README's ${name} recipe, made as written from the packed package and served by a plain static server, takes a confirmed call from a real MCP client through the relay`, async (t) => {
+    await driveRecipe(t, await makeRecipe(consumer(), name));
+  });
+}
