@@ -189,7 +189,9 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
           listedAt.delete(r.id);
           entry.cleanup();
           const call = calls?.[set.indexOf(r)];
-          return { id: r.id, resolve: entry.resolve, batch: { id: batchId, size: approved.length, ...(call ? { call } : {}) } };
+          // The size is the set the press approved, which the receipt binds, not how many are still
+          // there: one whose caller left during the prompt would make a true line read as forged (UV-12).
+          return { id: r.id, resolve: entry.resolve, batch: { id: batchId, size: set.length, ...(call ? { call } : {}) } };
         });
         const next = (i: number) => {
           if (i >= answers.length) return;
