@@ -3,7 +3,9 @@
  * their calls. It keeps each step's before-state in memory only, within one byte budget across the
  * page's tools (64 MB; the oldest dropped first, its row then `dropped`), and runs a step only when
  * the user asks from the row ({@link UndoKeeper.undo}). Later changes of the same target go first,
- * newest first, after the user confirmed them in the page's one dialog. No operation reaches it:
+ * newest first, after the user confirmed them in the page's one dialog — verified where that
+ * applies, as a destructive call is (UV-17). An undo's own row keeps the step its undo handed, so
+ * it can be undone in turn. No operation reaches it:
  * the keeper is not in any model context, and a call's definition never sees it.
  * @module
  */
