@@ -32,7 +32,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   confirmCancel: 'Cancel',
   confirmRunning: 'Running…',
   confirmUndoBy: 'Undo from the log takes back what the operation {name} changed.',
-  confirmUndoFinal: 'Once undone, the change cannot be redone.',
+  confirmUndoFinal: 'The undo is added to the log; where the tool supports it, that row\'s Undo takes it back.',
   confirmUndoTitle: 'Undo {name}',
   confirmUndoLater: 'The later changes go too: {changes}',
   confirmUndoLaterRow: '{name} ({time})',

@@ -21,7 +21,7 @@ export const SUITE_SECONDS = {
   'batch-playwright-mcp.test.mjs': [21], 'batch-relay.test.mjs': [5, 5], 'devtools-mcp.test.mjs': [6],
   'drawio-canvas.test.mjs': [10, 10], 'drawio-compressed.test.mjs': [4, 4], 'drawio-page.test.mjs': [11, 9],
   'excalidraw-ids.test.mjs': [4, 3], 'excalidraw-page.test.mjs': [11, 9], 'go-page.test.mjs': [27, 26],
-  'node-page.test.mjs': [13, 14], 'playwright-mcp.test.mjs': [36], 'receipt-verify.test.mjs': [14, 16],
+  'node-page.test.mjs': [13, 14], 'playwright-mcp.test.mjs': [36], 'receipt-verify.test.mjs': [85, 85],
   'relay-confirm.test.mjs': [98], 'relay-door.test.mjs': [9, 11], 'relay-late-focus.test.mjs': [9, 9],
   'relay-late-reconnect.test.mjs': [11, 11], 'relay-off-withdraws.test.mjs': [20, 20], 'relay-safe.test.mjs': [23, 23], 'relay-six-pages.test.mjs': [25, 25],
   'relay-switch.test.mjs': [6, 6], 'relay-tabs.test.mjs': [5, 5], 'sample-relay.test.mjs': [59],

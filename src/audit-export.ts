@@ -5,12 +5,19 @@
  * as shown), never the values themselves, which the log never kept (SAFE-8). A verified line also
  * carries what its receipt signed of the input (UV-12): `inputJson`, or where that is longer than the
  * row keeps, `inputDigest`; `verifyReceipt` (`ai-ops/verify`) checks the line against it.
+ *
+ * AUDIT-2: the record is a chain. Each line ends with its number, the record's count of lines, the
+ * digest of the line before it (`prev`) and its own digest, the SHA-256 of its text up to that
+ * member: so its result, code, time, batch, channel (`via`) and undo state are all bound, and a
+ * line edited, deleted, duplicated or moved breaks the chain where it happened.
+ * `verifyAuditRecord` (`ai-ops/verify`) and the `ai-ops-verify` command check a whole file.
  * @module
  */
 import type { CallVia, LogEntry } from './operation-log.js';
 import type { ErrorCode } from './result.js';
 import type { PublicKeyRecord, Receipt } from './consent-proof.js';
 import type { BatchApproval } from './confirmation-queue.js';
+import { sha256Hex } from './sha256.js';
 
 /** One line of the record. */
 export interface AuditLine {
@@ -90,12 +97,37 @@ export function auditLine(entry: LogEntry, publicKey: PublicKeyRecord | null = n
   };
 }
 
+/** The `prev` of a record's first line: no line came before it (AUDIT-2). */
+export const AUDIT_CHAIN_START = '0'.repeat(64);
+
+/** One line of the record as written: the row's {@link AuditLine} and its place in the chain (AUDIT-2). */
+export interface AuditRecordLine extends AuditLine {
+  /** Its number in the record, from 1. */
+  readonly line: number;
+  /** How many lines the record has: a line cut off the end shows on every other. */
+  readonly lines: number;
+  /** The `digest` of the line before it; {@link AUDIT_CHAIN_START} on the first. */
+  readonly prev: string;
+  /**
+   * Hex SHA-256 of the line's own text (UTF-8) from its `{` up to this member, that is the line
+   * with `,"digest":"…"` left out: the line always ends with it, last.
+   */
+  readonly digest: string;
+}
+
 /**
- * The rows as JSON Lines: one object per line, each line ending in `\n`.
+ * The rows as JSON Lines: one object per line, each line ending in `\n`, chained (AUDIT-2: see
+ * {@link AuditRecordLine}). A record verifies as a whole with `verifyAuditRecord` (`ai-ops/verify`).
  * @example auditRecord(aiOps.log.getState().entries).split('\n').filter(Boolean).map((l) => JSON.parse(l))
  */
 export function auditRecord(entries: readonly LogEntry[], publicKey: PublicKeyRecord | null = null): string {
-  return entries.map((entry) => `${JSON.stringify(auditLine(entry, publicKey))}\n`).join('');
+  let prev = AUDIT_CHAIN_START;
+  return entries.map((entry, i) => {
+    const body = JSON.stringify({ ...auditLine(entry, publicKey), line: i + 1, lines: entries.length, prev });
+    prev = sha256Hex(body);
+    // The digest goes last, as a member of the same object: the line is still one JSON object.
+    return `${body.slice(0, -1)},"digest":"${prev}"}\n`;
+  }).join('');
 }
 
 /**

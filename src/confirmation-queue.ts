@@ -21,7 +21,7 @@ export interface ConfirmationQueueOptions {
   deadlineMs?: number;
   /** Where the state lives; default a new store. The runtime passes one it exposes before this module loads (PKG-4). */
   store?: WritableStore<ConfirmationState>;
-  /** Verified consent (UV-1); without one every approval is the click alone. The user's own undo is never verified. */
+  /** Verified consent (UV-1); without one every approval is the click alone. The user's undo is verified only where it reaches further (UV-17). */
   gate?: ConsentGate;
 }
 
@@ -118,8 +118,10 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
       // Already past its deadline (a slow prepare), or already cancelled: never shown (SAFE-2, NAT-2).
       if (clock.now() >= arrivedAt + deadlineMs || signal?.aborted) return Promise.resolve(null);
       const id = nextId++;
-      // The user's own undo is the user's act, not an agent's: it is never verified (UV-1).
-      const verification = !by && gate?.applies(tool) ? 'required' : undefined;
+      // An undo that takes back only its own change never asks (UV-1). One that asks (`undo`: it
+      // takes back later rows or the user's own edits too) is approved like a destructive call: the
+      // log's 元に戻す and this dialog's press are clicks an agent can make as well (UV-17).
+      const verification = (!by || undo) && gate?.applies(tool) ? 'required' : undefined;
       const request: ConfirmationRequest = {
         id, tool, name, content, arrivedAt, expiresAt: arrivedAt + deadlineMs, status: 'waiting', ...(by ? { by } : {}), ...(undo ? { undo } : {}), ...(verification ? { verification } : {}),
       };
@@ -189,7 +191,9 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
           listedAt.delete(r.id);
           entry.cleanup();
           const call = calls?.[set.indexOf(r)];
-          return { id: r.id, resolve: entry.resolve, batch: { id: batchId, size: approved.length, ...(call ? { call } : {}) } };
+          // The size is the set the press approved, which the receipt binds, not how many are still
+          // there: one whose caller left during the prompt would make a true line read as forged (UV-12).
+          return { id: r.id, resolve: entry.resolve, batch: { id: batchId, size: set.length, ...(call ? { call } : {}) } };
         });
         const next = (i: number) => {
           if (i >= answers.length) return;

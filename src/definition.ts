@@ -149,7 +149,11 @@ export interface UndoStep {
   readonly targets: readonly string[];
   /** About how many bytes the before-state holds in memory, for the budget (UNDO-4). */
   readonly bytes: number;
-  /** Puts back what the call changed; rejects (or resolves to a failure envelope) when it could not. */
+  /**
+   * Puts back what the call changed; rejects (or resolves to a failure envelope) when it could not.
+   * May resolve to `{ result, undo }`, as `execute` does, whose `undo` puts back what this undo took
+   * away: the undo's own row can then be undone in turn (UV-17).
+   */
   undo(): Promise<unknown>;
   /**
    * True when a target changed since the call by something the log does not show (the user's own

@@ -3,13 +3,16 @@
  * their calls. It keeps each step's before-state in memory only, within one byte budget across the
  * page's tools (64 MB; the oldest dropped first, its row then `dropped`), and runs a step only when
  * the user asks from the row ({@link UndoKeeper.undo}). Later changes of the same target go first,
- * newest first, after the user confirmed them in the page's one dialog. No operation reaches it:
+ * newest first, after the user confirmed them in the page's one dialog — verified where that
+ * applies, as a destructive call is (UV-17). An undo's own row keeps the step its undo handed, so
+ * it can be undone in turn. No operation reaches it:
  * the keeper is not in any model context, and a call's definition never sees it.
  * @module
  */
 import type { Clock } from './clock.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 import type { ConfirmationContent, UndoStep } from './definition.js';
+import type { Receipt } from './consent-proof.js';
 import { describeCall } from './log-entry.js';
 import type { LogEntry, OperationLogWriter } from './operation-log.js';
 import { ErrorCode, describeError, fail, succeed, type OperationResult } from './result.js';
@@ -84,6 +87,27 @@ export function describeLaterChanges(entry: LogEntry, later: readonly LogEntry[]
 const failedEnvelope = (value: unknown): value is { ok: false; error: { message?: unknown } } =>
   typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
 
+/** True for a value shaped like a step (targets, bytes, undo). */
+const isStep = (value: unknown): value is UndoStep => {
+  const step = value as Partial<UndoStep> | null;
+  return typeof step === 'object' && step !== null && Array.isArray(step.targets) && typeof step.bytes === 'number' && typeof step.undo === 'function';
+};
+
+/**
+ * What a step's `undo()` resolved to, read (UV-17): a failure envelope, or `{ result, undo }` as
+ * `execute` answers, whose `undo` puts back what the undo took away, so the undo's own row can be
+ * undone in turn; anything else is a plain success with no step.
+ */
+function undoOutcome(value: unknown): { failed: string | null; step: UndoStep | null } {
+  if (failedEnvelope(value)) return { failed: String(value.error?.message ?? 'the tool said it failed'), step: null };
+  const outcome = value as { result?: unknown; undo?: unknown } | null;
+  if (typeof outcome === 'object' && outcome !== null && 'result' in outcome) {
+    if (failedEnvelope(outcome.result)) return { failed: String(outcome.result.error?.message ?? 'the tool said it failed'), step: null };
+    return { failed: null, step: isStep(outcome.undo) ? outcome.undo : null };
+  }
+  return { failed: null, step: null };
+}
+
 /**
  * Creates the keeper of one runtime.
  * @example
@@ -155,15 +179,19 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
     return false;
   };
 
-  /** Runs one row's step and logs it as the user's own row; the envelope says whether it put its target back. */
-  const undoOne = async (entry: LogEntry, step: UndoStep): Promise<OperationResult> => {
+  /**
+   * Runs one row's step and logs it as the user's own row, with the receipt of its verified
+   * approval where it had one (UV-17); the envelope says whether it put its target back. The undo's
+   * own step, when the tool hands one, is kept on the new row: the undo can itself be undone.
+   */
+  const undoOne = async (entry: LogEntry, step: UndoStep, receipt?: Receipt): Promise<OperationResult> => {
     const started = clock.now();
     let result: OperationResult;
+    let again: UndoStep | null = null;
     try {
-      const value = await step.undo();
-      result = failedEnvelope(value)
-        ? fail(ErrorCode.failed, `could not undo: ${String(value.error?.message ?? 'the tool said it failed')}`)
-        : succeed({ undone: entry.id });
+      const { failed, step: reverse } = undoOutcome(await step.undo());
+      result = failed === null ? succeed({ undone: entry.id }) : fail(ErrorCode.failed, `could not undo: ${failed}`);
+      again = reverse;
     } catch (error) {
       result = fail(ErrorCode.failed, `could not undo: ${describeError(error)}`);
     }
@@ -172,7 +200,11 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
       log.setUndo(entry.id, 'undone');
     }
     const time = clock.now();
-    log.add(describeCall({ time, tool: entry.tool, name: entry.name, args: { undo: entry.id }, result, via: 'user', by: 'user', durationMs: time - started }));
+    const row = log.add(describeCall({
+      time, tool: entry.tool, name: entry.name, args: { undo: entry.id }, result, via: 'user', by: 'user', durationMs: time - started,
+      undo: result.ok && again ? 'available' : null, ...(receipt ? { receipt } : {}),
+    }));
+    if (result.ok && again) keeper.keep(row, again);
     return result;
   };
 
@@ -190,15 +222,20 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
       // Asked, and nothing new since the user answered: undo. A row logged while the dialog was up
       // asks again, with it listed.
       let done: (() => void) | null = null;
+      let receipt: Receipt | undefined;
       if ((later.length || edited) && shown !== key) {
         const laterEntries = later.map(entryOf).filter((e): e is LogEntry => !!e);
+        // UV-17: this undo takes back more than its row's own change (later rows, the user's own
+        // edits), so the queue has it verified where UV-2 applies; the receipt binds this input,
+        // which is the undo row's arguments, so the row's exported line checks as a call's does.
         const answer = await queue.request({
           tool: entry.tool, name: entry.name, content: describe(entry, laterEntries, edited), by: 'user',
-          undo: { later: laterEntries.map((e) => ({ name: e.name, time: e.time })), edited },
+          undo: { later: laterEntries.map((e) => ({ name: e.name, time: e.time })), edited }, input: { undo: entry.id },
         });
         if (!answer) return { status: 'declined' };
         shown = key;
         done = answer.done;
+        receipt = answer.receipt;
         // The rows may have changed while the dialog was up: look again before anything runs.
         const again = laterRows(id);
         const editedAgain = await editedSince([id, ...again]);
@@ -214,7 +251,8 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
           const step = kept.get(rowId)?.step;
           // A later row dropped by the budget: its change goes with this undo; its row says dropped.
           if (!row || !step) continue;
-          const result = await undoOne(row, step);
+          // The receipt binds the asked row's undo ({ undo: id }): it goes on that row alone.
+          const result = await undoOne(row, step, rowId === id ? receipt : undefined);
           if (!result.ok) return { status: 'failed', message: result.error.message, undone };
           undone.push(rowId);
         }
@@ -225,7 +263,7 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
     }
   };
 
-  return {
+  const keeper: UndoKeeper = {
     keep(entry, step) {
       kept.set(entry.id, { targets: [...step.targets], step });
       bytes += step.bytes;
@@ -250,4 +288,5 @@ export function createUndoKeeper(deps: UndoKeeperDeps): UndoKeeper {
       return bytes;
     },
   };
+  return keeper;
 }

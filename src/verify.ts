@@ -160,3 +160,131 @@ async function explainInput(line: Record<string, unknown>, signed: unknown, inpu
 export async function verifyReceipt(line: string | AuditReceiptLine, publicKey: PublicKeyRecord | string, options: VerifyReceiptOptions = {}): Promise<boolean> {
   return (await explainReceipt(line, publicKey, options)) === null;
 }
+
+/** The `prev` of an audit record's first line (AUDIT-2): no line came before it. */
+const CHAIN_START = '0'.repeat(64);
+/** How every record line ends: its own digest, the last member (AUDIT-2). */
+const DIGEST_END = /,"digest":"([0-9a-f]{64})"\}$/;
+
+/** How a record's chain is broken, at the first line where it shows (AUDIT-2). */
+export type AuditProblemKind = 'edited' | 'deleted' | 'duplicated' | 'reordered' | 'unreadable' | 'receipt';
+
+/** What {@link verifyAuditRecord} answers. */
+export interface AuditRecordCheck {
+  /**
+   * True when the chain holds from the first line to the last and every receipt checks under the
+   * key. Lines in {@link AuditRecordCheck.inputNotChecked} do not make it false, but their input
+   * was not checked: the result is complete only when that list is empty.
+   */
+  readonly ok: boolean;
+  /** The lines read. */
+  readonly lines: number;
+  /** The last line's digest: compare it with the one you noted when the record was saved. Null for an empty record. */
+  readonly head: string | null;
+  /** The first problem: the line it names (1-based, as the file holds it), what kind, and why. Null when none. */
+  readonly problem: { readonly line: number; readonly kind: AuditProblemKind; readonly reason: string } | null;
+  /** The lines whose receipt checked, input included. */
+  readonly verified: readonly number[];
+  /**
+   * The lines whose receipt checked but whose input could not be (it was longer than the row keeps:
+   * the line has only `inputDigest`): hand it as `options.inputs[line]` (UV-12).
+   */
+  readonly inputNotChecked: readonly number[];
+}
+
+/** What {@link verifyAuditRecord} may be handed besides the record and the key. */
+export interface VerifyAuditRecordOptions {
+  /** The inputs of lines that carry only `inputDigest`, by line number (1-based): each is checked as `verifyReceipt`'s `input`. */
+  readonly inputs?: Readonly<Record<number, unknown>>;
+}
+
+const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+/**
+ * Checks a whole audit export (AUDIT-2), offline: the chain from the first line to the last —
+ * each line's own digest, its number, the record's count and the digest of the line before it —
+ * and every receipt on it under `publicKey`, the key the auditor holds ({@link explainReceipt}).
+ * Names the first line edited, deleted, duplicated or reordered. A chain holds against any change
+ * to a line that leaves its digests as they were; whoever rewrites a line's digests and every later
+ * line's can make it hold again, so note the {@link AuditRecordCheck.head} when you save a record,
+ * and trust what a receipt signs — that no one but the key's holder can make. Never rejects.
+ * @example
+ * import { verifyAuditRecord } from 'ai-ops/verify';
+ * const check = await verifyAuditRecord(await readFile('ai-ops-log.jsonl', 'utf8'), myKey);
+ * if (!check.ok) console.log(`line ${check.problem.line}: ${check.problem.reason}`);
+ */
+export async function verifyAuditRecord(text: string, publicKey: PublicKeyRecord | string, options: VerifyAuditRecordOptions = {}): Promise<AuditRecordCheck> {
+  const verified: number[] = [];
+  const inputNotChecked: number[] = [];
+  if (typeof text !== 'string') return { ok: false, lines: 0, head: null, problem: { line: 1, kind: 'unreadable', reason: 'the record is not text' }, verified, inputNotChecked };
+  // Lines end in \n; a file saved by an editor may have \r\n, which is an edit all the same.
+  const texts = text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  const parsed: (Record<string, unknown> | null)[] = texts.map((line) => {
+    try {
+      const value: unknown = JSON.parse(line);
+      return isRecord(value) ? value : null;
+    } catch {
+      return null;
+    }
+  });
+  const answer = (problem: AuditRecordCheck['problem'], head: string | null): AuditRecordCheck =>
+    ({ ok: problem === null, lines: texts.length, head, problem, verified, inputNotChecked });
+  const seen = new Map<string, number>();
+  let prev = CHAIN_START;
+  for (let i = 0; i < texts.length; i++) {
+    const at = i + 1;
+    const line = parsed[i];
+    const end = DIGEST_END.exec(texts[i]);
+    if (!line || typeof line.digest !== 'string') {
+      return answer({ line: at, kind: 'unreadable', reason: `line ${at} is not a line of an ai-ops audit record (a JSON object with its "digest")` }, null);
+    }
+    if (!end || typeof line.line !== 'number' || typeof line.prev !== 'string') {
+      return answer({ line: at, kind: 'edited', reason: `line ${at} was edited: it no longer ends with its digest, or lacks its number or the digest before it` }, null);
+    }
+    const digest = end[1];
+    const earlier = seen.get(digest);
+    if (earlier !== undefined) return answer({ line: at, kind: 'duplicated', reason: `line ${at} duplicates line ${earlier}` }, null);
+    if ((await sha256(`${texts[i].slice(0, end.index)}}`)) !== digest) {
+      return answer({ line: at, kind: 'edited', reason: `line ${at} was edited: its text is not the one its digest was made of` }, null);
+    }
+    if (line.line !== at) {
+      // Its own number is further on: a line before it is gone, unless that line is still here, later.
+      if (line.line > at) {
+        const moved = parsed.findIndex((other, j) => j > i && other?.line === at);
+        if (moved < 0) {
+          const from = at === 1 ? 'the file begins with' : `the file goes from line ${at - 1} to`;
+          return answer({ line: at, kind: 'deleted', reason: `line ${at} was deleted: ${from} the record's line ${line.line}` }, null);
+        }
+      }
+      return answer({ line: at, kind: 'reordered', reason: `line ${at} is out of order: it is the record's line ${line.line}` }, null);
+    }
+    if (line.prev !== prev) {
+      // The number is right and this line is as its digest says: what came before it is not what it followed.
+      return at === 1
+        ? answer({ line: 1, kind: 'deleted', reason: 'line 1 follows another line: the record\'s beginning was deleted' }, null)
+        : answer({ line: at - 1, kind: 'edited', reason: `line ${at - 1} was edited: line ${at} follows a line whose digest was ${line.prev}` }, null);
+    }
+    seen.set(digest, at);
+    prev = digest;
+  }
+  for (let i = 0; i < texts.length; i++) {
+    if (parsed[i]!.lines !== texts.length) {
+      const said = parsed[i]!.lines;
+      return typeof said === 'number' && said > texts.length
+        ? answer({ line: texts.length + 1, kind: 'deleted', reason: `line ${texts.length + 1} was deleted: the record had ${said} lines, the file has ${texts.length}` }, prev)
+        : answer({ line: i + 1, kind: 'edited', reason: `line ${i + 1} says the record had ${String(said)} lines; the file has ${texts.length}` }, prev);
+    }
+  }
+  const inputs = isRecord(options) && isRecord(options.inputs) ? options.inputs : {};
+  for (let i = 0; i < texts.length; i++) {
+    const line = parsed[i]!;
+    if (line.receipt === null || line.receipt === undefined) continue;
+    const at = i + 1;
+    const reason = await explainReceipt(line as unknown as AuditReceiptLine, publicKey, at in inputs ? { input: inputs[at] } : {});
+    if (reason === null) verified.push(at);
+    else if (reason.startsWith(INPUT_NOT_CHECKED)) inputNotChecked.push(at);
+    else return answer({ line: at, kind: 'receipt', reason: `line ${at}'s receipt does not check: ${reason}` }, prev);
+  }
+  return answer(null, texts.length ? prev : null);
+}

@@ -151,9 +151,11 @@ export async function createFileUndo(options: FileUndoOptions): Promise<UndoStep
   return {
     targets: paths.map((path) => `${tool}:file:${path}`),
     bytes,
-    undo: async (): Promise<OperationResult> => {
+    undo: async (): Promise<OperationResult | UndoableResult> => {
       const store = options.undoStore();
       if (isFailure(store)) return store;
+      // UV-17: what the paths hold now, so the undo can itself be undone (none when one cannot be kept).
+      const now = await Promise.all(before.map(async (file) => ({ path: file.path, contents: await beforeOf(store, file.path) })));
       for (const file of before) {
         if (file.contents === null) {
           const removed = await store.remove(file.path);
@@ -166,7 +168,9 @@ export async function createFileUndo(options: FileUndoOptions): Promise<UndoStep
         }
       }
       ledger.record(paths, await versionsOf(store, paths));
-      return succeed({ restored: paths });
+      const result = succeed({ restored: paths });
+      if (now.some((file) => file.contents === undefined)) return result;
+      return { result, undo: await createFileUndo({ ...options, before: now as FileBefore[], store, left: undefined }) };
     },
     changedSince: async () => {
       const store = options.undoStore();

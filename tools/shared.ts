@@ -112,6 +112,12 @@ export interface DocumentChangeOptions {
   bytes: number;
   /** Puts the before-state back into the open document, as a change of the page like any other. */
   restore(): unknown;
+  /**
+   * What the document holds now, as `bytes` and `restore` of its own: read just before the undo
+   * puts the before-state back, so the undo keeps its own before-state and can itself be undone
+   * (UV-17). Without it, the undo's row has nothing to undo.
+   */
+  save?(): { bytes: number; restore(): unknown };
 }
 
 /**
@@ -136,8 +142,11 @@ export function documentChange(result: OperationResult, changed: boolean, option
     async undo() {
       // The log outlives a document switch: never put one document's text into another.
       if (!isOpen()) return fail(ErrorCode.notReady, `「${document.name}」 (${document.id}) is not open in the page; open it to undo this change`);
+      const taken = options.save?.();
       await options.restore();
-      return succeed({ document: { id: document.id, name: document.name } });
+      const done = succeed({ document: { id: document.id, name: document.name } });
+      // UV-17: the undo's own step puts back what it took away (a later edit of the user's among it).
+      return taken ? documentChange(done, true, { ...options, ...taken }) : done;
     },
     // Another document open: its revision says nothing about this one, and the undo will refuse anyway.
     ...(left !== undefined ? { changedSince: () => isOpen() && adapter.getRevision?.() !== left } : {}),

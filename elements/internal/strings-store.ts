@@ -67,7 +67,7 @@ export interface AiOpsStrings {
    * {@link confirmCalledBy}; `{name}` is the operation being undone.
    */
   confirmUndoBy: string;
-  /** Said in that dialog: the undo itself is not undone again (UNDO-2). */
+  /** Said in that dialog: the undo is a row of its own, which can be undone where the tool keeps what it took (UV-17). */
   confirmUndoFinal: string;
   /** That dialog's title; `{name}` is the operation being undone. */
   confirmUndoTitle: string;

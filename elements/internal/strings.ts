@@ -39,7 +39,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   confirmCancel: 'やめる',
   confirmRunning: '実行中…',
   confirmUndoBy: '記録の「元に戻す」で、操作 {name} による変更を元に戻します。',
-  confirmUndoFinal: '元に戻したあと、その変更をやり直すことはできません。',
+  confirmUndoFinal: '元に戻すと記録に行が加わります。ツールが対応していれば、その行の「元に戻す」で取り消せます。',
   confirmUndoTitle: '{name} を元に戻す',
   confirmUndoLater: 'あとの変更も元に戻ります: {changes}',
   confirmUndoLaterRow: '{name} ({time})',

@@ -70,7 +70,9 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
   assert.equal(lines.length, shown.length, 'one line per row of the session, every tool\'s');
   lines.forEach((line, i) => {
     const row = shown[i];
-    assert.deepEqual(Object.keys(line), ['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone', 'argsTruncated', 'receipt', 'publicKey'], `line ${i}`);
+    // AUDIT-2: the row's members, then its place in the chain (checked in receipt-verify.test.mjs and test/node/audit-chain.test.mjs).
+    assert.deepEqual(Object.keys(line), ['time', 'tool', 'operation', 'via', 'args', 'result', 'code', 'durationMs', 'undone', 'argsTruncated', 'receipt', 'publicKey', 'line', 'lines', 'prev', 'digest'], `line ${i}`);
+    assert.deepEqual([line.line, line.lines, line.prev], [i + 1, lines.length, i ? lines[i - 1].digest : '0'.repeat(64)], `line ${i}`);
     // UV-5: reads ask no one, so they carry no receipt.
     assert.equal(line.receipt, null, `line ${i}`);
     assert.equal(line.argsTruncated, false, `line ${i}`);

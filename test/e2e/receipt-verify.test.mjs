@@ -253,3 +253,150 @@ test('[UV-12] [BATCH-2] three slides_write approved with one 「すべて承認�
   // One line's batch call moved to another line: not that line's call.
   assert.equal(await verify.verifyReceipt({ ...parsed[0], batch: parsed[2].batch }, key), false);
 });
+
+/** The slides log's rows: id, undo state, who, name. */
+function slidesRows(target) {
+  return target.locator('ai-ops-log[tool="slides"]').evaluate((log) =>
+    [...log.shadowRoot.querySelectorAll('[part="row"]')].map((row) => ({
+      id: row.dataset.id, undo: row.dataset.undo ?? null, by: row.dataset.by ?? null, name: row.querySelector('[part="name"]')?.textContent.trim() ?? '',
+    })));
+}
+
+/** A click on the row's 「元に戻す」 (CDP, as any browser agent clicks: isTrusted), the row opened first if needed. */
+async function clickRowUndo(target, id) {
+  await target.bringToFront();
+  await showLog(target, 'slides');
+  const row = target.locator(`ai-ops-log[tool="slides"] [role="log"] [part="row"][data-id="${id}"]`);
+  const button = row.locator('[part="undo-button"]');
+  if (!(await button.isVisible())) await row.locator('[part="row-summary"]').click();
+  await button.click();
+}
+
+/** The deck's Markdown as the agent reads it. */
+async function deck() {
+  const answer = await callRelay(relay.client, 'slides_read', {});
+  assert.equal(answer.env?.ok, true, JSON.stringify(answer.env));
+  return answer.env.markdown;
+}
+
+test('[UV-17] an agent\'s click on 元に戻す of an unconfirmed slides_set_theme, after the user typed: it asks for verification and, the user away, the user\'s text stays; present, it undoes with a receipt that verifies, and that undo can be undone', { timeout: 300_000 }, async () => {
+  slides ??= await openAndSwitchOn('slides', 'slides_read');
+  await slides.bringToFront();
+  const theme = await callRelay(relay.client, 'slides_set_theme', { theme: 'gaia' });
+  assert.equal(theme.env?.ok, true, JSON.stringify(theme.env));
+  const setRow = await waitFor(async () => (await slidesRows(slides)).findLast((r) => r.name === 'slides_set_theme' && r.undo === 'available'), 10_000, 'the set_theme row');
+  // The user's own paragraph, typed after the agent's change (the log does not show it).
+  const editor = slides.getByRole('textbox', { name: 'Markdown', exact: true });
+  await editor.click();
+  await slides.keyboard.press('Control+End');
+  await slides.keyboard.type('\n\n利用者が書いた段落');
+  await waitFor(async () => (await deck()).endsWith('利用者が書いた段落'), 10_000, 'the typed paragraph in the deck');
+  const typed = await deck();
+
+  // The user away: the device answers nothing. The agent clicks the row's 元に戻す, then the dialog's.
+  const authenticator = await browser.authenticatorOf(slides);
+  await authenticator.setPresence(false);
+  try {
+    await clickRowUndo(slides, setRow.id);
+    const dialog = confirmDialog(slides).locator('dialog[open]');
+    await dialog.waitFor({ timeout: 10_000 });
+    assert.match(await dialog.textContent(), /記録にない変更|ページでの編集|page/i, 'the dialog says the user\'s own edit goes too');
+    await dialog.locator('[part~="verification-notice"]').waitFor({ timeout: 5000 });
+    await dialog.getByRole('button', { name: '元に戻す', exact: true }).click();
+    await dialog.locator('[part~="verification-status"]', { hasText: /./ }).waitFor({ timeout: 5000 });
+    // Nobody answers the prompt: the request's 50 s end it, and the dialog closes.
+    await waitFor(async () => (await slides.locator('ai-ops-confirm dialog[open]').count()) === 0, 80_000, 'the unanswered undo to end');
+  } finally {
+    await authenticator.setPresence(true);
+  }
+  assert.equal(await deck(), typed, 'the user away: the typed paragraph is still there');
+  assert.equal((await slidesRows(slides)).find((r) => r.id === setRow.id).undo, 'available');
+
+  // The user present: the same undo, verified by the device, takes the deck back (the paragraph with it).
+  await clickRowUndo(slides, setRow.id);
+  const dialog = confirmDialog(slides).locator('dialog[open]');
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.getByRole('button', { name: '元に戻す', exact: true }).click();
+  await waitFor(async () => (await slidesRows(slides)).find((r) => r.id === setRow.id)?.undo === 'undone', 20_000, 'the set_theme row undone');
+  assert.ok(!(await deck()).includes('利用者が書いた段落'));
+  const undoRow = (await slidesRows(slides)).findLast((r) => r.by === 'user' && r.name === 'slides_set_theme');
+  assert.equal(undoRow.undo, 'available', 'the undo keeps its own before-state');
+  const key = await devicePublicKey(slides);
+  const line = (await exported(slides, 'slides')).map((l) => JSON.parse(l)).findLast((l) => l.via === 'user' && l.operation === 'slides_set_theme');
+  assert.equal(line.inputJson, JSON.stringify({ undo: Number(setRow.id) }));
+  assert.equal(await verify.explainReceipt(line, key), null, 'the undo\'s row carries a receipt that verifies');
+
+  // Undoing the undo takes back only the undo's own change: no dialog, the paragraph is back.
+  await clickRowUndo(slides, undoRow.id);
+  await waitFor(async () => (await deck()) === typed, 20_000, 'the typed deck back');
+  assert.equal(await slides.locator('ai-ops-confirm dialog[open]').count(), 0);
+});
+
+/** Runs the package's `ai-ops-verify` command as its own process: its exit status and output. */
+async function runVerify(args) {
+  const { execFile } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const command = fileURLToPath(new URL('../../bin/ai-ops-verify.mjs', import.meta.url));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [command, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+test('[AUDIT-2] [UV-12] the whole slides record (multi-line, 12,000 characters, a batch, undo rows) verifies with the ai-ops-verify command; a line edited, deleted, duplicated or swapped fails, named', { timeout: 300_000 }, async () => {
+  slides ??= await openAndSwitchOn('slides', 'slides_read');
+  // At least: the earlier tests' writes (multi-line, 12,000 characters, the batch of three) and undo rows.
+  const lines = await exported(slides, 'slides');
+  const parsed = lines.map((l) => JSON.parse(l));
+  assert.ok(parsed.some((l) => l.via === 'user'), 'undo rows in the record');
+  assert.ok(parsed.some((l) => l.batch), 'batch lines in the record');
+  const cut = parsed.map((l, i) => [l, i + 1]).filter(([l]) => l.inputDigest).map(([, n]) => n);
+  assert.ok(cut.length >= 1, 'a 12,000-character input in the record');
+  const { mkdtemp, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'ai-ops-verify-'));
+  const file = join(dir, 'record.jsonl');
+  const keyFile = join(dir, 'key.json');
+  const longFile = join(dir, 'long.json');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  await writeFile(keyFile, JSON.stringify(await devicePublicKey(slides)));
+  await writeFile(longFile, JSON.stringify({ markdown: LONG }));
+
+  const plain = await runVerify([file, '--key', keyFile]);
+  assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+  assert.match(plain.stdout, new RegExp(`^OK: ${lines.length} lines, the chain holds; \\d+ receipts verified`));
+  for (const n of cut) assert.match(plain.stdout, new RegExp(`line ${n}: input not checked`));
+  const inputs = cut.flatMap((n) => ['--input', `${n}=${longFile}`]);
+  const full = await runVerify([file, '--key', keyFile, ...inputs]);
+  assert.equal(full.code, 0, full.stdout + full.stderr);
+  assert.doesNotMatch(full.stdout, /input not checked/);
+  const receipts = parsed.filter((l) => l.receipt).length;
+  assert.match(full.stdout, new RegExp(`; ${receipts} receipts verified`));
+
+  // Each way of changing the file fails, naming the first line it touched.
+  const tampered = async (name, changed, expected) => {
+    await writeFile(file, `${changed.join('\n')}\n`);
+    const run = await runVerify([file, '--key', keyFile]);
+    assert.equal(run.code, 1, `${name}: ${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, expected, name);
+  };
+  const n = lines.length;
+  assert.ok(n >= 4);
+  // The result of line 2 (not bound by any receipt) edited.
+  const edited = JSON.stringify({ ...parsed[1], result: `${parsed[1].result} ` });
+  await tampered('edited', [lines[0], edited.replace(/,"digest":"[0-9a-f]{64}"\}$/, `,"digest":"${parsed[1].digest}"}`), ...lines.slice(2)], /^FAILED: line 2 was edited/);
+  await tampered('deleted', [lines[0], ...lines.slice(2)], /^FAILED: line 2 was deleted/);
+  await tampered('last deleted', lines.slice(0, -1), new RegExp(`^FAILED: line ${n} was deleted`));
+  await tampered('duplicated', [lines[0], lines[1], lines[1], ...lines.slice(2)], /^FAILED: line 3 duplicates line 2/);
+  await tampered('swapped', [lines[0], lines[2], lines[1], ...lines.slice(3)], /^FAILED: line 2 is out of order/);
+  // An approved line's code or time edited, its digest made again by hand: the next line names it.
+  const { createHash } = await import('node:crypto');
+  const approved = parsed.findIndex((l, i) => l.receipt && i < n - 1);
+  const body = JSON.stringify({ ...parsed[approved], time: '2020-01-01T00:00:00.000Z' }).replace(/,"digest":"[0-9a-f]{64}"\}$/, '}');
+  const rehashed = `${body.slice(0, -1)},"digest":"${createHash('sha256').update(body).digest('hex')}"}`;
+  await tampered('time edited, digest remade', lines.map((l, i) => (i === approved ? rehashed : l)), new RegExp(`^FAILED: line ${approved + 1} was edited`));
+  // Not used right: no key.
+  assert.equal((await runVerify([file])).code, 2);
+});

@@ -29,3 +29,13 @@ export function stepOf(undo: UndoStep | null): UndoStep {
   expect(undo, 'the call hands an undo step').to.not.equal(null);
   return undo!;
 }
+
+/**
+ * What a step's `undo()` resolved to, read as the undo keeper reads it (UV-17): the envelope, and
+ * the undo's own step (what it took away, to put back) when it handed one.
+ */
+export function undoOutcome(value: unknown): { envelope: { ok?: boolean; error?: { code: string; message: string } }; again: UndoStep | null } {
+  const outcome = value as { result?: unknown; undo?: UndoStep | null };
+  if (outcome && typeof outcome === 'object' && 'result' in outcome) return { envelope: outcome.result as { ok?: boolean }, again: outcome.undo ?? null };
+  return { envelope: value as { ok?: boolean }, again: null };
+}

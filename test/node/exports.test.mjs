@@ -281,11 +281,14 @@ const PINNED = [
   './tools/sql createSqlOperations',
   './tools/sql runQuerySchema',
   './tools/sql sqlInputSchemas',
+  './verify AuditProblemKind',
   './verify AuditReceiptLine',
+  './verify AuditRecordCheck',
   './verify ConsentDescription',
   './verify INPUT_NOT_CHECKED',
   './verify PublicKeyRecord',
   './verify Receipt',
+  './verify VerifyAuditRecordOptions',
   './verify VerifyReceiptOptions',
   './verify canonicalJson',
   './verify challengeOf',
@@ -293,6 +296,7 @@ const PINNED = [
   './verify explainReceipt',
   './verify fingerprint',
   './verify inputDigest',
+  './verify verifyAuditRecord',
   './verify verifyReceipt',
 ];
 

@@ -12,7 +12,7 @@ import type { UserVerifier } from '../../src/user-verifier.js';
 import { auditLine, auditRecord } from '../../src/audit-export.js';
 import { describeCall, signedInputOf } from '../../src/log-entry.js';
 import { formatValue, DETAIL_CHARS } from '../../src/log-format.js';
-import { explainReceipt, verifyReceipt } from '../../src/verify.js';
+import { explainReceipt, verifyAuditRecord, verifyReceipt } from '../../src/verify.js';
 import { makeKey, makeReceipt, type SyntheticKey } from '../helpers/synthetic-assertion.mjs';
 import { FakeClock, FakeLoader, MemoryConsentStore, MemoryStorage, decide, flush, readConsentDatabase } from './helpers.js';
 
@@ -187,6 +187,41 @@ describe('receipts that check on the exported lines (UV-5, UV-12)', () => {
     expect(await verifyReceipt(lines[2], user.record, { input: inputs[0] })).to.equal(false);
     // Another line's input in this line: not this call's.
     expect(await verifyReceipt({ ...parsed[0], inputJson: parsed[1].inputJson }, user.record)).to.equal(false);
+  });
+
+  it('[UV-12] [AUDIT-2] [BATCH-2] a batch whose set lost a call during the prompt (its caller cancelled): the others\' lines verify', async () => {
+    const ctx = await setup();
+    // The OS prompt stays up until released, so a caller can cancel meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sign = ctx.verifier.verify.bind(ctx.verifier);
+    ctx.verifier.verify = async (description) => {
+      if (description.kind === 'batch') await held;
+      return sign(description);
+    };
+    const cancel = new AbortController();
+    const inputs = [{ markdown: 'one' }, { markdown: 'two\n"q"' }, { markdown: 'three' }];
+    const before = ctx.aiOps.log.getState().entries.length;
+    const answers = inputs.map((input, i) => ctx.session.call('docs_write', input, i === 1 ? { signal: cancel.signal } : {}).then((json) => JSON.parse(json)));
+    await until(() => (ctx.queue.getState().current ? 1 : 0) + ctx.queue.getState().queued.length === 3, 'the calls queued');
+    const { current, queued } = ctx.queue.getState();
+    ctx.queue.approveAll([current!, ...queued].map((r) => r.id));
+    await until(() => ctx.queue.getState().current?.status === 'verifying', 'the prompt up');
+    cancel.abort();
+    await until(() => ctx.queue.getState().queued.length === 1, 'the cancelled call gone');
+    release();
+    const envelopes = await Promise.all(answers);
+    expect(envelopes.map((e) => e.ok)).to.deep.equal([true, false, true]);
+    const lines = auditRecord(ctx.aiOps.log.getState().entries.slice(before), user.record).split('\n').filter(Boolean);
+    const approvedLines = lines.filter((l) => JSON.parse(l).receipt);
+    expect(approvedLines).to.have.length(2);
+    for (const text of approvedLines) expect(await explainReceipt(text, user.record), text).to.equal(null);
+    // The size says how many the one press approved (what the receipt binds), not how many ran.
+    expect(approvedLines.map((l) => JSON.parse(l).batch.size)).to.deep.equal([3, 3]);
+    // [AUDIT-2] The whole record, the cancelled call's line among the others, verifies as a chain.
+    const check = await verifyAuditRecord(auditRecord(ctx.aiOps.log.getState().entries, user.record), user.record);
+    expect([check.ok, check.problem, check.inputNotChecked]).to.deep.equal([true, null, []]);
+    expect(check.verified).to.have.length(2);
   });
 
   it('[UV-5] [UV-12] one changed byte anywhere in what the receipt binds fails, on a call line and on a batch line; another key fails', async () => {

@@ -305,10 +305,13 @@ describe('the path a call came by, and its duration (AUDIT-1)', () => {
     const lines = auditRecord(entries(aiOps)).split('\n');
     expect(lines.at(-1)).to.equal('');
     const parsed = lines.slice(0, -1).map((l) => JSON.parse(l));
-    expect(parsed).to.deep.equal(entries(aiOps).map((e) => ({
-      time: new Date(e.time).toISOString(), tool: e.tool, operation: e.name, via: e.via, args: e.args.text, result: e.result.text,
-      code: e.code, durationMs: e.durationMs, undone: e.undo === 'undone', argsTruncated: false, receipt: null, publicKey: null,
-    })));
+    // AUDIT-2: each line also ends with its place in the chain (checked in audit-chain.test.mjs).
+    expect(parsed.map((l) => [l.line, l.lines, l.prev === (parsed[l.line - 2]?.digest ?? '0'.repeat(64))])).to.deep.equal([[1, 3, true], [2, 3, true], [3, 3, true]]);
+    expect(parsed.map(({ line: _line, lines: _lines, prev: _prev, digest: _digest, ...row }) => row))
+      .to.deep.equal(entries(aiOps).map((e) => ({
+        time: new Date(e.time).toISOString(), tool: e.tool, operation: e.name, via: e.via, args: e.args.text, result: e.result.text,
+        code: e.code, durationMs: e.durationMs, undone: e.undo === 'undone', argsTruncated: false, receipt: null, publicKey: null,
+      })));
     expect(parsed.map((l) => [l.operation, l.via, l.code, l.undone, l.durationMs])).to.deep.equal([
       ['notes_write', 'page', null, true, 5], ['notes_read', 'page', 'not_found', false, 0], ['notes_write', 'user', null, false, 0],
     ]);

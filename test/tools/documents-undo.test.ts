@@ -5,7 +5,7 @@
 // the one serialized before the call, byte for byte.
 import { expect } from '@open-wc/testing';
 import type { UndoStep } from '../../src/definition.js';
-import { undoCaller as caller } from '../helpers/undo-call.js';
+import { undoCaller as caller, undoOutcome } from '../helpers/undo-call.js';
 import { createSlidesOperations } from '../../tools/slides/operations.js';
 import { createExcalidrawOperations } from '../../tools/excalidraw/operations.js';
 import { createDrawioOperations } from '../../tools/drawio/operations.js';
@@ -89,9 +89,18 @@ async function changeThenUndo(
   // The step never reaches what the agent reads.
   expect(outcome.json).to.not.include('undo');
   expect(await step.changedSince?.()).to.equal(false);
-  const undone = (await step.undo()) as { ok: boolean };
+  const after = serialize();
+  const { envelope: undone, again } = undoOutcome(await step.undo());
   expect(undone.ok, `${name}'s undo: ${JSON.stringify(undone)}`).to.equal(true);
   expect(serialize(), `${name} undone`).to.equal(before);
+  // UV-17: the undo kept what it took away; undoing the undo brings the call's document back, and
+  // that undo's own step the first state again.
+  expect(again, `${name}'s undo hands its own step`).to.not.equal(null);
+  expect(again!.targets).to.deep.equal([target]);
+  const { envelope: redone, again: third } = undoOutcome(await again!.undo());
+  expect([redone.ok, serialize() === after], `${name}'s undo undone`).to.deep.equal([true, true]);
+  expect(undoOutcome(await third!.undo()).envelope.ok).to.equal(true);
+  expect(serialize(), `${name} undone again`).to.equal(before);
   return outcome;
 }
 
@@ -243,7 +252,7 @@ describe('tools: the undo steps of the document operations', () => {
         (await call('excalidraw_update_element', { id: 'n', y: 90 })).undo!,
         (await call('excalidraw_clear')).undo!,
       ];
-      for (const step of steps.reverse()) expect(((await step.undo()) as { ok: boolean }).ok).to.equal(true);
+      for (const step of steps.reverse()) expect(undoOutcome(await step.undo()).envelope.ok).to.equal(true);
       expect(page.serialize()).to.equal(before);
       const { undo } = await call('excalidraw_clear');
       page.document = { id: 'drawing-2', name: '別の図' };
@@ -334,7 +343,7 @@ describe('playground: the document pages\' revision and undo through their real 
     const { undo } = await call('drawio_write', { xml: '<mxGraphModel><root><mxCell id="0"/></root></mxGraphModel>' });
     expect((await records.get('welcome'))?.xml).to.equal('<mxGraphModel><root><mxCell id="0"/></root></mxGraphModel>');
     expect(await undo!.changedSince!()).to.equal(false);
-    expect(((await undo!.undo()) as { ok: boolean }).ok).to.equal(true);
+    expect(undoOutcome(await undo!.undo()).envelope.ok).to.equal(true);
     expect(diagrams.document!.xml).to.equal(BLANK_DIAGRAM);
     expect((await records.get('welcome'))?.xml).to.equal(BLANK_DIAGRAM);
     // The undo is a change of the page like any other: its own 「元に戻す」 can take it back.

@@ -5,7 +5,7 @@ import { contentsVersion } from '../../tools/files.js';
 import { createNodeOperations } from '../../tools/node/operations.js';
 import type { NodeRuntimeLike } from '../../tools/node/adapter.js';
 import { FakeNodeRuntime, nodeAdapter } from '../helpers/tools-fakes.js';
-import { stepOf, undoCaller } from '../helpers/undo-call.js';
+import { stepOf, undoCaller, undoOutcome } from '../helpers/undo-call.js';
 
 /** The fake runtime with the page's snapshot and versions (the runner's kept files, SHA-256 there; a hash here). */
 function withSnapshot(rt: FakeNodeRuntime, { keeping = true } = {}): NodeRuntimeLike & { snapshots: boolean[] } {
@@ -68,7 +68,7 @@ describe('tools/node undo', () => {
       expect(step.targets).to.deep.equal(['node:file:src/a.js']);
       expect(step.bytes).to.be.at.least(FILES['src/a.js'].length);
       expect(fake.fileMap.get('src/a.js')).to.equal('new\n');
-      expect(await step.undo()).to.deep.include({ ok: true });
+      expect(undoOutcome(await step.undo()).envelope).to.deep.include({ ok: true });
       expect(fake.fileMap.get('src/a.js')).to.equal(FILES['src/a.js']);
       expect((await call('node_read_file', { path: 'src/a.js' })).result.contents).to.equal(FILES['src/a.js']);
     });
@@ -81,7 +81,7 @@ describe('tools/node undo', () => {
       expect(fake.fileMap.has('new/c.js')).to.equal(false);
       expect((await call('node_read_file', { path: 'new/c.js' })).result.error?.code).to.equal('not_found');
       // Undoing a file already gone again is no failure.
-      expect(await step.undo()).to.deep.include({ ok: true });
+      expect(undoOutcome(await step.undo()).envelope).to.deep.include({ ok: true });
     });
   }
 
@@ -212,6 +212,24 @@ describe('tools/node undo', () => {
     expect(fake.fileMap.get('index.js')).to.equal(FILES['index.js']);
   });
 
+  it('[UV-17] an undo keeps what it takes back: its own step writes the user\'s later edit back, and a file it removed comes back', async () => {
+    const { fake, call } = setup();
+    const write = stepOf((await call('node_write_file', { path: 'index.js', contents: 'agent' })).undo);
+    fake.put('index.js', 'typed by the user');
+    const { envelope, again } = undoOutcome(await write.undo());
+    expect(envelope).to.deep.include({ ok: true });
+    expect(fake.fileMap.get('index.js')).to.equal(FILES['index.js']);
+    expect(stepOf(again).targets).to.deep.equal(['node:file:index.js']);
+    expect(await again!.changedSince!()).to.equal(false);
+    expect(undoOutcome(await again!.undo()).envelope).to.deep.include({ ok: true });
+    expect(fake.fileMap.get('index.js')).to.equal('typed by the user');
+    const created = stepOf((await call('node_write_file', { path: 'made.js', contents: 'm' })).undo);
+    const removed = undoOutcome(await created.undo());
+    expect(fake.fileMap.has('made.js')).to.equal(false);
+    await stepOf(removed.again).undo();
+    expect(fake.fileMap.get('made.js')).to.equal('m');
+  });
+
   it('[UNDO-1] an undo after a reboot writes into the runtime in use then; while none is booted it answers not_ready', async () => {
     const { adapter, call } = setup();
     const step = stepOf((await call('node_write_file', { path: 'index.js', contents: 'x' })).undo);
@@ -219,7 +237,7 @@ describe('tools/node undo', () => {
     expect(await step.undo()).to.deep.include({ ok: false });
     const rebooted = new FakeNodeRuntime({ 'index.js': 'x' });
     adapter.runtime = withSnapshot(rebooted);
-    expect(await step.undo()).to.deep.include({ ok: true });
+    expect(undoOutcome(await step.undo()).envelope).to.deep.include({ ok: true });
     expect(rebooted.fileMap.get('index.js')).to.equal(FILES['index.js']);
   });
 

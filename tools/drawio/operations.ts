@@ -46,14 +46,11 @@ export function createDrawioOperations(adapter: DrawioToolAdapter): AnyOperation
   const writeDiagram = async (document: OpenDocument, xml: string, result: OperationResult) => {
     const before = adapter.getXml();
     await adapter.setXml(xml);
-    return documentChange(result, adapter.getXml() !== before, {
-      tool: 'drawio',
-      document,
-      adapter,
-      bytes: textBytes(before),
-      restore: () => adapter.setXml(before),
-    });
+    return documentChange(result, adapter.getXml() !== before, { tool: 'drawio', document, adapter, ...xmlNow(before), save: () => xmlNow(adapter.getXml()) });
   };
+
+  /** The diagram's XML `xml`, with how to put it back. */
+  const xmlNow = (xml: string) => ({ bytes: textBytes(xml), restore: () => adapter.setXml(xml) });
 
   /** Parses `cells` against the open diagram: the diagram's XML with the cells added, or why not (DRW-1, DRW-2). */
   const addTo = async (cells: string): Promise<{ xml: string; count: number } | OperationFailure> => {

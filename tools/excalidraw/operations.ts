@@ -131,14 +131,11 @@ export function createExcalidrawOperations(adapter: ExcalidrawToolAdapter, optio
     const revision = adapter.getRevision?.();
     const value = await change();
     const changed = changes && (revision === undefined || adapter.getRevision!() !== revision);
-    return documentChange(answer(value), changed, {
-      tool: 'excalidraw',
-      document,
-      adapter,
-      bytes: textBytes(scene),
-      restore: () => adapter.restoreScene!(scene),
-    });
+    return documentChange(answer(value), changed, { tool: 'excalidraw', document, adapter, ...sceneNow(scene), save: () => sceneNow(adapter.saveScene!()) });
   };
+
+  /** A scene saved by the page, with how to put it back (UV-17: the undo keeps the scene it replaces the same way). */
+  const sceneNow = (scene: ReturnType<NonNullable<ExcalidrawToolAdapter['saveScene']>>) => ({ bytes: textBytes(scene), restore: () => adapter.restoreScene!(scene) });
 
   /** EXC-5: every id the scene holds — bound text labels and deleted elements too — is taken. */
   const takenIds = () => new Set<string>(adapter.getTakenIds?.() ?? adapter.getElements().map((element) => element.id));

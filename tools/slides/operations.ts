@@ -49,18 +49,18 @@ export function createSlidesOperations(adapter: SlidesToolAdapter): AnyOperation
     const theme = adapter.getTheme();
     await change();
     const changed = adapter.getMarkdown() !== markdown || adapter.getTheme() !== theme;
-    return documentChange(await result(), changed, {
-      tool: 'slides',
-      document,
-      adapter,
-      bytes: textBytes(markdown, theme),
-      // The theme may live in the Markdown (Marp's directive): set it only if the text did not bring it back.
-      restore: async () => {
-        await adapter.setMarkdown(markdown);
-        if (adapter.getTheme() !== theme) await adapter.setTheme(theme);
-      },
-    });
+    return documentChange(await result(), changed, { tool: 'slides', document, adapter, ...deckNow(markdown, theme), save: () => deckNow() });
   };
+
+  /** The deck's Markdown and theme (now, unless given), with how to put them back. */
+  const deckNow = (markdown = adapter.getMarkdown(), theme = adapter.getTheme()) => ({
+    bytes: textBytes(markdown, theme),
+    // The theme may live in the Markdown (Marp's directive): set it only if the text did not bring it back.
+    restore: async () => {
+      await adapter.setMarkdown(markdown);
+      if (adapter.getTheme() !== theme) await adapter.setTheme(theme);
+    },
+  });
 
   const read = defineOperation({
     name: 'slides_read',
