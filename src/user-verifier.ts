@@ -15,6 +15,8 @@
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 import { ENROLMENT_KEY, defaultConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
+import { anchorConsentStore } from './consent-anchor.js';
+import { nativeWebAuthn, type NativeWebAuthn } from './native-webauthn.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -37,7 +39,9 @@ export type RefusalReason =
   /** The assertion came back but failed a check (signature, challenge, origin, UV flag, reuse). */
   | 'invalid'
   /** The caller's signal aborted (やめる, the 50 s, the switch went off). */
-  | 'aborted';
+  | 'aborted'
+  /** `navigator.credentials` is not the browser's own WebAuthn (UV-15): something replaced it. */
+  | 'replaced';
 
 /** A verification that gave no receipt. */
 export class VerificationRefused extends Error {
@@ -86,8 +90,18 @@ export interface UserVerifier {
 /** Options of {@link createWebAuthnVerifier}. */
 export interface WebAuthnVerifierOptions {
   window?: Window;
-  /** Where the enrolled credential's public part is kept; default IndexedDB ({@link createIndexedDbConsentStore}). */
+  /**
+   * Where the enrolled credential's public part is kept; default IndexedDB
+   * ({@link createIndexedDbConsentStore}) under the page's own anchor ({@link anchorConsentStore}, UV-14).
+   */
   store?: ConsentStore;
+  /**
+   * The platform's WebAuthn as the runtime found it when it loaded (UV-15): a prompt goes ahead only
+   * when `navigator.credentials.get/create` are exactly these and read as native code. Default: this
+   * realm's ({@link nativeWebAuthn}) for the page's own window; null for a stand-in window (tests),
+   * which then is not checked.
+   */
+  native?: NativeWebAuthn | null;
   /** Default `auto`. */
   consent?: ConsentOption;
   /** How long one verification may wait for the user; default {@link VERIFICATION_TIMEOUT_MS}. */
@@ -128,6 +142,23 @@ export function isIpLiteral(hostname: string): boolean {
 
 
 /**
+ * Whether `credentials` still has the platform's own `get` and `create` (UV-15): the very functions
+ * the runtime captured, which read as native code by the captured `Function.prototype.toString`.
+ * @example isNativeWebAuthn(navigator.credentials, nativeWebAuthn) // false once Playwright installed its passkey
+ */
+export function isNativeWebAuthn(credentials: CredentialsContainer, native: NativeWebAuthn): boolean {
+  const isNative = (fn: unknown) => {
+    try {
+      return typeof fn === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test((native.toString as typeof Function.prototype.toString).call(fn));
+    } catch {
+      return false;
+    }
+  };
+  return credentials.get === native.get && credentials.create === native.create
+    && isNative(native.toString) && isNative(native.get) && isNative(native.create);
+}
+
+/**
  * Per page (its window), the challenges (base64url) of the receipts it accepted and of the requests
  * still waiting: each is used once, however many verifiers the page creates.
  */
@@ -162,7 +193,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const consent = options.consent ?? 'auto';
   const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
   const { origin, hostname } = win.location;
-  const store = options.store ?? defaultConsentStore(win);
+  const store = options.store ?? anchorConsentStore(defaultConsentStore(win));
+  const native = options.native !== undefined ? options.native : win === globalThis.window ? nativeWebAuthn : null;
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 
@@ -209,6 +241,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     const credentials = api();
     if (!credentials) throw new VerificationRefused('unavailable', 'this browser has no WebAuthn');
     if (!possible()) throw new VerificationRefused('origin', `${origin} cannot hold a credential (an IP address, or not a secure context)`);
+    // UV-15: a replaced WebAuthn would answer for the user; nothing is asked of it.
+    if (native && !isNativeWebAuthn(credentials, native)) throw new VerificationRefused('replaced', 'navigator.credentials is not the browser\'s own WebAuthn: something replaced it');
     if (description?.origin !== origin) throw new VerificationRefused('invalid', `the consent is for ${String(description?.origin)}, not ${origin}`);
     // The description as signed: a later change to the caller's object cannot change the receipt.
     const signedFor = JSON.parse(canonicalJson(description)) as ConsentDescription;
