@@ -9,7 +9,8 @@
  * challenge so that even the first consent has a signature anyone can check. Afterwards only
  * `get` with `allowCredentials` = the enrolled credential. Only the public key and the credential
  * id are stored, never a secret, and not in localStorage: in the page's {@link ConsentStore}
- * (IndexedDB), which a program that only writes storage cannot write (UV-8).
+ * (IndexedDB), under the page's own non-extractable key, which a program that only writes storage
+ * cannot write (UV-8, UV-14).
  * @module
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';

@@ -1,10 +1,16 @@
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { createConsentGate } from '../../src/consent-gate.js';
+import { ConsentRefused } from '../../src/consent-words.js';
+import { createPermissionStore } from '../../src/permission-store.js';
+import { VerificationRefused, createWebAuthnVerifier } from '../../src/user-verifier.js';
 import { ANCHOR_KEY, anchorConsentStore, type AnchoredRecord } from '../../src/consent-anchor.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { fingerprint, toBase64Url } from '../../src/consent-proof.js';
 import { isNativeWebAuthn } from '../../src/user-verifier.js';
+import { inputDigest } from '../../src/consent-proof.js';
 import { nativeWebAuthn } from '../../src/native-webauthn.js';
-import { MemoryConsentStore } from './helpers.js';
+import { FakeClock, MemoryConsentStore, MemoryStorage } from './helpers.js';
 
 /** An enrolment record as the verifier keeps it. */
 const enrolment = (spkiByte = 1) => ({ v: 1, credentialId: 'AAAA', alg: -7, spki: toBase64Url(new Uint8Array(32).fill(spkiByte)) });
@@ -128,5 +134,82 @@ describe('the browser\'s own WebAuthn (UV-15)', () => {
     // Captured functions that do not read as native (a script that ran before the runtime) fail too.
     const fake = { get: async () => null, create: async () => null, toString: Function.prototype.toString };
     expect(isNativeWebAuthn({ get: fake.get, create: fake.create } as unknown as CredentialsContainer, fake)).to.equal(false);
+  });
+});
+
+/** The user's device: a virtual authenticator that answers every request (test/wtr-webauthn-plugin.mjs). */
+async function withDevice(work: (authenticatorId: string) => Promise<void>) {
+  const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add' })) as { authenticatorId: string };
+  try {
+    await work(authenticatorId);
+  } finally {
+    await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
+  }
+}
+const credentialsOn = async (authenticatorId: string) =>
+  ((await executeServerCommand('webauthn', { action: 'credentials', authenticatorId })) as { credentials: unknown[] }).credentials.length;
+
+/** What `promise` rejects with (fails when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('it resolved');
+}
+
+describe('the gate and the verifier over the anchor (UV-14, UV-15), with the user\'s device', () => {
+  it('[UV-14] a planted enrolment: the switch-on says the records were reset and asks nothing; the next enrols the device, verified; a later planting names the key the page knew', async () => {
+    await withDevice(async (device) => {
+      const inner = new MemoryConsentStore();
+      await inner.set(ENROLMENT_KEY, enrolment(9));
+      const store = anchorConsentStore(inner);
+      const clock = new FakeClock(Date.now());
+      const verifier = createWebAuthnVerifier({ store, timeoutMs: 5000 });
+      const gate = createConsentGate({ verifier, clock, store, automated: false });
+      const permission = createPermissionStore({ tool: 'notes', storage: new MemoryStorage(), clock, events: null });
+      const first = await rejection(gate.permit('notes', permission));
+      expect(first).to.be.instanceOf(ConsentRefused);
+      expect((first as ConsentRefused).notice).to.deep.equal({ code: 'consentReset', values: { fingerprint: '' }, automated: false });
+      expect(permission.getState().enabled).to.equal(false);
+      expect(await credentialsOn(device), 'nothing was asked of the device').to.equal(0);
+      await gate.permit('notes', permission);
+      expect(permission.getState().enabled).to.equal(true);
+      expect(await credentialsOn(device)).to.equal(1);
+      const enrolled = (await verifier.enrolled())!;
+      expect(enrolled.spki).to.not.equal(enrolment(9).spki);
+      const known = await verifier.fingerprint();
+      // Planted again behind the page's back, while it is open: it names the key it knew.
+      permission.disable();
+      await inner.set(ENROLMENT_KEY, enrolment(9));
+      const again = await rejection(gate.permit('notes', permission));
+      expect((again as ConsentRefused).notice).to.deep.equal({ code: 'consentResetKey', values: { fingerprint: known }, automated: false });
+      expect(await verifier.enrolled()).to.equal(null);
+    });
+  });
+
+  it('[UV-15] a navigator.credentials.get or create replaced on the page (an own property, as Playwright installs its passkey) is refused as "replaced" and never called; put back, the device answers', async () => {
+    await withDevice(async () => {
+      const verifier = createWebAuthnVerifier({ store: anchorConsentStore(new MemoryConsentStore()), timeoutMs: 5000 });
+      const description = async () => ({
+        kind: 'call' as const, origin: location.origin, tool: 'node', operation: 'node_delete_file', inputDigest: await inputDigest({ path: 'a.txt' }),
+        callId: Math.random(), openedAt: Date.now(), skipFuture: false, skipUntil: null,
+      });
+      for (const name of ['get', 'create'] as const) {
+        let called = 0;
+        Object.defineProperty(navigator.credentials, name, { value: async () => void called++, configurable: true, writable: true });
+        try {
+          const error = await rejection(verifier.verify(await description()));
+          expect(error).to.be.instanceOf(VerificationRefused);
+          expect((error as VerificationRefused).reason).to.equal('replaced');
+          expect(called, `the replaced ${name} was not called`).to.equal(0);
+        } finally {
+          delete (navigator.credentials as unknown as Record<string, unknown>)[name];
+        }
+      }
+      const receipt = await verifier.verify(await description());
+      expect(receipt.signature).to.be.a('string');
+    });
   });
 });
