@@ -9,15 +9,14 @@
  * challenge so that even the first consent has a signature anyone can check. Afterwards only
  * `get` with `allowCredentials` = the enrolled credential. Only the public key and the credential
  * id are stored, never a secret, and not in localStorage: in the page's {@link ConsentStore}
- * (IndexedDB), under the page's own non-extractable key, which a program that only writes storage
- * cannot write (UV-8, UV-14).
+ * (IndexedDB), under the page's own key, which a program that only writes storage cannot write (UV-14).
  * @module
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 import { ENROLMENT_KEY, defaultConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
 import { anchorConsentStore } from './consent-anchor.js';
-import { nativeWebAuthn, type NativeWebAuthn } from './native-webauthn.js';
+import { isNativeWebAuthn, nativeFor, type NativeWebAuthn } from './native-webauthn-check.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -91,17 +90,9 @@ export interface UserVerifier {
 /** Options of {@link createWebAuthnVerifier}. */
 export interface WebAuthnVerifierOptions {
   window?: Window;
-  /**
-   * Where the enrolled credential's public part is kept; default IndexedDB
-   * ({@link createIndexedDbConsentStore}) under the page's own anchor ({@link anchorConsentStore}, UV-14).
-   */
+  /** Where the enrolled credential's public part is kept; default IndexedDB under the page's own key ({@link anchorConsentStore}). */
   store?: ConsentStore;
-  /**
-   * The platform's WebAuthn as the runtime found it when it loaded (UV-15): a prompt goes ahead only
-   * when `navigator.credentials.get/create` are exactly these and read as native code. Default: this
-   * realm's ({@link nativeWebAuthn}) for the page's own window; null for a stand-in window (tests),
-   * which then is not checked.
-   */
+  /** The platform's WebAuthn as the runtime captured it at load (UV-15): a prompt needs exactly it ({@link nativeFor}). */
   native?: NativeWebAuthn | null;
   /** Default `auto`. */
   consent?: ConsentOption;
@@ -130,7 +121,6 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
   return mode === 'verified' || mode === 'click' ? mode : 'auto';
 }
 
-
 /**
  * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
  * Chromium refuses `http://127.0.0.1` with `SecurityError: This is an invalid domain`. The URL
@@ -139,24 +129,6 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
  */
 export function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
-}
-
-
-/**
- * Whether `credentials` still has the platform's own `get` and `create` (UV-15): the very functions
- * the runtime captured, which read as native code by the captured `Function.prototype.toString`.
- * @example isNativeWebAuthn(navigator.credentials, nativeWebAuthn) // false once Playwright installed its passkey
- */
-export function isNativeWebAuthn(credentials: CredentialsContainer, native: NativeWebAuthn): boolean {
-  const isNative = (fn: unknown) => {
-    try {
-      return typeof fn === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test((native.toString as typeof Function.prototype.toString).call(fn));
-    } catch {
-      return false;
-    }
-  };
-  return credentials.get === native.get && credentials.create === native.create
-    && isNative(native.toString) && isNative(native.get) && isNative(native.create);
 }
 
 /**
@@ -195,7 +167,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
   const { origin, hostname } = win.location;
   const store = options.store ?? anchorConsentStore(defaultConsentStore(win));
-  const native = options.native !== undefined ? options.native : win === globalThis.window ? nativeWebAuthn : null;
+  const native = nativeFor(win, options.native);
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 
@@ -242,7 +214,6 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     const credentials = api();
     if (!credentials) throw new VerificationRefused('unavailable', 'this browser has no WebAuthn');
     if (!possible()) throw new VerificationRefused('origin', `${origin} cannot hold a credential (an IP address, or not a secure context)`);
-    // UV-15: a replaced WebAuthn would answer for the user; nothing is asked of it.
     if (native && !isNativeWebAuthn(credentials, native)) throw new VerificationRefused('replaced', 'navigator.credentials is not the browser\'s own WebAuthn: something replaced it');
     if (description?.origin !== origin) throw new VerificationRefused('invalid', `the consent is for ${String(description?.origin)}, not ${origin}`);
     // The description as signed: a later change to the caller's object cannot change the receipt.

@@ -19,7 +19,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { waitFor } from './harness.mjs';
+import { showLog, waitFor } from './harness.mjs';
 import {
   launchAgentBrowser, serveSample, addUserDevice, startPlaywrightMcp, playwrightResult,
   switchInput, switchSettledOn, announced, browserListed, webdriverOf, userTurnsOff,
@@ -87,6 +87,14 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
       const verification = getAiOps().capabilities.getState()?.verification;
       return verification ? verification.fingerprint() : null;
     });
+  }
+
+  /** The key line of the sample log's panel (UV-5), opened as a person opens it. */
+  async function logKeyLine() {
+    await showLog(page, 'sample');
+    const line = page.locator('ai-ops-log[tool="sample"] [part="verification-key"]');
+    await line.waitFor({ timeout: 30_000 });
+    return (await line.textContent()).trim();
   }
 
   /** The fingerprints of the credentials on the user's device. */
@@ -196,6 +204,7 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
       const env = await call;
       assert.equal(env.ok, true, JSON.stringify(env));
       assert.equal(await note(), '', 'the user\'s approval ran the call');
+      assert.equal(await logKeyLine(), `本人確認の鍵: ${after.find((k) => !before.includes(k))}`, 'the log shows the user\'s key');
     } finally {
       await device.setPresent(false);
     }
@@ -260,6 +269,7 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
       await approveButton().click();
       assert.equal((await call).ok, true);
       assert.equal(await note(), '');
+      assert.equal(await logKeyLine(), `本人確認の鍵: ${after.find((k) => !before.includes(k))}`, 'the log shows the user\'s key');
     } finally {
       await device.setPresent(false);
     }

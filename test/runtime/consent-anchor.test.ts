@@ -7,7 +7,7 @@ import { VerificationRefused, createWebAuthnVerifier } from '../../src/user-veri
 import { ANCHOR_KEY, anchorConsentStore, type AnchoredRecord } from '../../src/consent-anchor.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { fingerprint, toBase64Url } from '../../src/consent-proof.js';
-import { isNativeWebAuthn } from '../../src/user-verifier.js';
+import { isNativeWebAuthn } from '../../src/native-webauthn-check.js';
 import { inputDigest } from '../../src/consent-proof.js';
 import { nativeWebAuthn } from '../../src/native-webauthn.js';
 import { FakeClock, MemoryConsentStore, MemoryStorage } from './helpers.js';
