@@ -13,7 +13,8 @@
 // clicks on the switch (and on 空にする, were a dialog to come); (c) a wiped store with the passkey,
 // then the agent's clicks. None may turn the switch on, skip a dialog or approve a call; the note
 // reads back byte-identical; the key the page shows is the user's or none, and the page says the
-// records were reset or that WebAuthn was replaced. The user present, the same flow works.
+// records were reset or that WebAuthn was replaced. The user present, the same flow works. Last,
+// `--caps=network`'s `browser_route` is shown to be L2 (script in the page), as the README ranks it.
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,8 +129,20 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
     return { shown, env, note: await note() };
   }
 
+  /** Whether localStorage still holds a stored "on" for the sample (read by the test, in the page). */
+  const storedOn = () => page.evaluate(() => {
+    try {
+      return JSON.parse(localStorage.getItem('fd-ai-operations:sample')).enabledUntil > Date.now();
+    } catch {
+      return false;
+    }
+  });
+
   /** After a restore and a reload: nothing on, nothing offered, the note intact, no planted key shown. */
   async function assertNothingOn(t, what) {
+    // The page has dealt with a stored "on" once it lists the operations, or no longer keeps it.
+    await waitFor(async () => (await settled()) && ((await browserListed(page, 'sample_')).length === OPS.length || !(await storedOn())), 60_000, 'the page to settle the stored "on"');
+    await pw.call('browser_snapshot');
     const listed = await browserListed(page, 'sample_');
     const offered = (await pw.pageTools()).map((tool) => tool.name);
     const on = await switchSettledOn(page, 'sample');
@@ -169,6 +182,10 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
 
   test('[UV-14] [AGENT-4] (a) browser_set_storage_state plants an enrolment of the agent\'s key with self-signed switch and skip receipts and the stored "on": nothing turns on, no call runs, and the page says the records were reset', { timeout: 180_000 }, async (t) => {
     await agentRestores(await plantedState({ origin, tool: 'sample', key }));
+    // The open page hears the restored "on" (a storage event) at once, and says why it does not count.
+    await waitFor(async () => (await browserListed(page, 'sample_')).length === OPS.length || /保存されていた許可/.test(await announced(page)), 60_000, 'the open page to answer the restored "on"');
+    t.diagnostic(`the open page, at the restore: the switch reads ${(await switchSettledOn(page, 'sample')) ? 'ON' : 'off'}; it said: ${await announced(page)}`);
+    assert.match(await announced(page), /保存されていた許可には確かめられる本人確認の記録がない/, 'the switch says why the stored "on" did not count');
     await load();
     await assertNothingOn(t, 'the planted enrolment');
     // The agent's own clicks: the first is told the records were reset; the second asks the
@@ -275,5 +292,23 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
     }
     await restoreNote();
     await userTurnsOff(page, 'sample', 'sample_');
+  });
+
+  test('[AGENT-4] --caps=network is L2: browser_route serves the agent\'s own script in place of the page\'s, and it runs as the page (so the README\'s deny list names browser_route)', { timeout: 120_000 }, async (t) => {
+    const network = await startPlaywrightMcp(browser, { caps: 'network' });
+    try {
+      await network.selectTab(url);
+      const routed = await network.call('browser_route', { pattern: '**/sample/operations.js', body: 'document.documentElement.dataset.routed = "the agent";', contentType: 'text/javascript' });
+      assert.equal(routed.isError, false, routed.text);
+      await page.goto(url);
+      const ran = await waitFor(() => page.evaluate(() => document.documentElement.dataset.routed ?? null), 30_000, 'the routed script to run');
+      t.diagnostic(`the page ran the agent's script: <html data-routed="${ran}">`);
+      assert.equal(ran, 'the agent');
+    } finally {
+      await network.call('browser_unroute', {}).catch(() => {});
+      await network.close();
+    }
+    await load();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.routed ?? null), null, 'the page\'s own script again');
   });
 });
