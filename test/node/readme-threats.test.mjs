@@ -38,7 +38,7 @@ test('[AGENT-4] the threat table names Playwright MCP\'s capabilities with their
   assert.match(row('L1s'), /--caps=storage.*browser_set_storage_state/);
   assert.match(row('L2'), /--caps=network.*browser_route/);
   assert.match(row('L3'), /--caps=storage.*browser_set_storage_state.*credentials/);
-  assert.match(row('L3'), /--caps=devtools/);
+  assert.match(row('L1'), /--caps=devtools/);
   assert.match(row('L3'), /raised bar, not a guarantee/);
   assert.doesNotMatch(readme, /IndexedDB, which such a program cannot write/);
   assert.doesNotMatch(readme, /No agent config here offers it/);
