@@ -16,7 +16,7 @@ import { canIsolateNetwork, deal, inOwnNetwork, SUITE_START_SECONDS, suiteSecond
  * Chrome DevTools MCP's `list_webmcp_tools`): their browser (test/e2e/agent-browser.mjs) always has
  * it on, whatever AI_OPS_BROWSER_MODE says, so a second run would repeat the first.
  */
-export const AGENT_SUITES = ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs'];
+export const AGENT_SUITES = ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-restore.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs'];
 
 /**
  * The e2e suites whose minutes prove real-time relay behaviour, not the browser's WebMCP: a 55 s

@@ -10,6 +10,7 @@
 import type { Clock } from './clock.js';
 import { descriptionDigest, inputDigest, type ConsentDescription, type Receipt } from './consent-proof.js';
 import type { ConsentStore } from './consent-store.js';
+import type { AnchoredConsentStore } from './consent-anchor.js';
 import type { PermissionStore } from './permission-store.js';
 import { ConsentRefused, CoolingDown, refusalNotice, unverifiedMessage } from './consent-words.js';
 import { VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
@@ -98,8 +99,8 @@ export interface ConsentGate {
 export interface ConsentGateOptions {
   verifier: UserVerifier | null;
   clock: Clock;
-  /** Where the receipts are kept (IndexedDB by default, UV-8). */
-  store: ConsentStore;
+  /** Where the receipts are kept (IndexedDB by default, UV-8; under the page's anchor, UV-14, which also reports a reset). */
+  store: ConsentStore & Partial<Pick<AnchoredConsentStore, 'reset'>>;
   /** Whether a program says it drives the browser (`navigator.webdriver`): only AGENT-3's wording (UV-2). */
   automated: boolean;
 }
@@ -183,6 +184,9 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
       if (!verifier?.applies(tool)) return permission.enable();
       // The receipt binds the exact end of the permission (UV-3), so it is fixed before the prompt.
       const enabledUntil = clock.now() + SWITCH_TTL_MS;
+      // UV-14: records reset behind the page's back are said first; the next switch-on enrols again.
+      const reset = await store.reset?.();
+      if (reset) throw new ConsentRefused({ code: reset.fingerprint ? 'consentResetKey' : 'consentReset', values: { fingerprint: reset.fingerprint ?? '' }, automated });
       let on: Receipt;
       try {
         on = await verify(verifier, [tool], { kind: 'switch', origin: verifier.origin, tool, enabledUntil }, signal);

@@ -4,9 +4,10 @@
  * localStorage, sessionStorage or cookies without running script in the page (CDP `DOMStorage`,
  * Playwright MCP's `browser_localstorage_set`, an extension's storage API) could otherwise plant a
  * key of its own, copy one receipt into the place of another, or put back a receipt the user
- * withdrew. IndexedDB is out of such a program's reach for writing: CDP's `IndexedDB` domain reads
- * and deletes but cannot put, and deleting only ever makes consent ask again. Part of the
- * on-demand part, never loaded while the switches are off (PKG-4).
+ * withdrew. IndexedDB alone is not out of such a program's reach: CDP's `IndexedDB` domain reads
+ * and deletes, and Playwright MCP's `browser_set_storage_state` re-creates databases from a file;
+ * what makes a record count is the page's own key (`consent-anchor.ts`, UV-14), which no such
+ * program can write. Part of the on-demand part, never loaded while the switches are off (PKG-4).
  * @module
  */
 import { SUPPORTED_ALGORITHMS, fromBase64Url, type PublicKeyRecord } from './consent-proof.js';

@@ -20,7 +20,9 @@ export class CoolingDown extends VerificationRefused {
  */
 export type ConsentNoticeCode =
   | 'consentUnavailable' | 'consentOrigin' | 'consentOriginByName' | 'consentCancelled' | 'consentTimeout'
-  | 'consentInvalid' | 'consentAborted' | 'consentCooldown' | 'consentStoredOnUnverified';
+  | 'consentInvalid' | 'consentAborted' | 'consentCooldown' | 'consentStoredOnUnverified'
+  // UV-15: WebAuthn replaced; UV-14: the records were reset behind the page's back (with or without the key the page knew).
+  | 'consentReplaced' | 'consentReset' | 'consentResetKey';
 
 /**
  * Why the switch stayed off, for the person (UV-4): a code, the values its sentence names
@@ -52,6 +54,9 @@ const DEVELOPER_MESSAGES: Record<ConsentNoticeCode, string> = {
   consentAborted: 'the user verification was aborted',
   consentCooldown: 'verification did not complete twice in a row, so none is asked for notice.values.seconds s',
   consentStoredOnUnverified: 'the stored "on" has no receipt that checks, so the switch stays off',
+  consentReplaced: 'navigator.credentials is not the browser\'s own WebAuthn (something replaced it), so nothing was asked and the switch stayed off',
+  consentReset: 'the consent records were reset or written behind the page\'s back; the next switch-on enrols this device again, verified',
+  consentResetKey: 'the consent records were reset or written behind the page\'s back (the key the page knew: notice.values.fingerprint); the next switch-on enrols again, verified',
 };
 
 const CODES: Record<RefusalReason, ConsentNoticeCode> = {
@@ -62,6 +67,7 @@ const CODES: Record<RefusalReason, ConsentNoticeCode> = {
   invalid: 'consentInvalid',
   aborted: 'consentAborted',
   cooldown: 'consentCooldown',
+  replaced: 'consentReplaced',
 };
 
 /**
@@ -101,6 +107,7 @@ export function unverifiedMessage(error: unknown): string {
     case 'cooldown': return `not asked: the user's verification did not complete twice in a row for this tool, so the page asks for none for ${Math.ceil((error as CoolingDown).leftMs / 1000)} s; ${rest}`;
     case 'timeout': return `nobody answered the platform's user verification in time; ${rest}`;
     case 'cancelled': return `the platform's user verification was cancelled or failed; ${rest}`;
+    case 'replaced': return `this page's WebAuthn is not the browser's own (something replaced navigator.credentials), so nothing was asked; ${rest}`;
     case 'origin': case 'unavailable': return `this page cannot verify its user here (${reason}), so no confirmation can be approved; ${rest}`;
     default: return `the approval was not verified (${reason}); ${rest}`;
   }

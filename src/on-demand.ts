@@ -22,6 +22,8 @@ import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
 import { defaultConsentStore, type ConsentStore } from './consent-store.js';
+import { anchorConsentStore } from './consent-anchor.js';
+import type { NativeWebAuthn } from './native-webauthn.js';
 import { createWebAuthnVerifier, type ConsentOption, type UserVerifier } from './user-verifier.js';
 
 /**
@@ -49,7 +51,7 @@ export interface OnDemandOptions {
   log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
   undoBudgetBytes?: number;
-  /** Where the enrolment and the receipts are kept (UV-8); default IndexedDB. */
+  /** Where the enrolment and the receipts are kept (UV-8); default IndexedDB, under the page's own anchor (UV-14). */
   consentStore?: ConsentStore;
   /** The page author's consent choice (UV-2); default `auto`. */
   consent?: ConsentOption;
@@ -59,6 +61,8 @@ export interface OnDemandOptions {
   automated?: boolean;
   /** How long one verification may wait for the user (UV-10); default 50 s (CONF-8's). */
   verificationTimeoutMs?: number;
+  /** The platform's WebAuthn as the runtime captured it when it loaded (UV-15); default the verifier's own. */
+  nativeWebAuthn?: NativeWebAuthn;
 }
 
 /** What the runtime hands its sessions once this part loaded. */
@@ -107,9 +111,9 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
-  const consentStore = options.consentStore ?? defaultConsentStore(win);
+  const consentStore = options.consentStore ?? anchorConsentStore(defaultConsentStore(win));
   const verifier = options.verifier !== undefined ? options.verifier
-    : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs });
+    : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs, native: options.nativeWebAuthn });
   const consent = createConsentGate({ verifier, clock, automated, store: consentStore });
   const queue = createConfirmationQueue({ clock, store: options.confirmationState, gate: consent });
   const keeper = createUndoKeeper({ log: options.log, queue, clock, budgetBytes: options.undoBudgetBytes });

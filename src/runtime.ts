@@ -22,6 +22,7 @@ import { createToolSession, type ToolSession } from './tool-session.js';
 import type { UndoAnswer } from './undo-keeper.js';
 import type { ConsentStore } from './consent-store.js';
 import type { ConsentOption, UserVerifier } from './user-verifier.js';
+import { nativeWebAuthn } from './native-webauthn.js';
 
 /** Everything the runtime touches, injectable for tests. */
 export interface AiOpsOptions extends RelayOptions {
@@ -146,7 +147,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const capabilities = createStore<PageCapabilities | null>(null);
   const load = () =>
     (loading ??= (loadingOnDemand(), import('./on-demand.js')).then((onDemand) => {
-      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log });
+      // UV-15: the platform's WebAuthn as it was when the runtime loaded, before an agent's later replacement.
+      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log, nativeWebAuthn });
       if (disposed) parts.dispose();
       capabilities.setState(parts.capabilities);
       return parts;

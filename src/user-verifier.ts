@@ -9,12 +9,14 @@
  * challenge so that even the first consent has a signature anyone can check. Afterwards only
  * `get` with `allowCredentials` = the enrolled credential. Only the public key and the credential
  * id are stored, never a secret, and not in localStorage: in the page's {@link ConsentStore}
- * (IndexedDB), which a program that only writes storage cannot write (UV-8).
+ * (IndexedDB), under the page's own key, which a program that only writes storage cannot write (UV-14).
  * @module
  */
 import { SUPPORTED_ALGORITHMS, canonicalJson, challengeOf, checkReceipt, fingerprint, fromBase64Url, toBase64Url } from './consent-proof.js';
 import type { ConsentDescription, PublicKeyRecord, Receipt } from './consent-proof.js';
 import { ENROLMENT_KEY, defaultConsentStore, parseEnrolment, type ConsentStore } from './consent-store.js';
+import { anchorConsentStore } from './consent-anchor.js';
+import { isNativeWebAuthn, nativeFor, type NativeWebAuthn } from './native-webauthn-check.js';
 
 /** The page author's choice (UV-2): `auto` (default), `verified` always, `click` never (an explicit opt-out for one's own test rig). */
 export type ConsentMode = 'auto' | 'verified' | 'click';
@@ -37,7 +39,9 @@ export type RefusalReason =
   /** The assertion came back but failed a check (signature, challenge, origin, UV flag, reuse). */
   | 'invalid'
   /** The caller's signal aborted (やめる, the 50 s, the switch went off). */
-  | 'aborted';
+  | 'aborted'
+  /** `navigator.credentials` is not the browser's own WebAuthn (UV-15): something replaced it. */
+  | 'replaced';
 
 /** A verification that gave no receipt. */
 export class VerificationRefused extends Error {
@@ -86,8 +90,10 @@ export interface UserVerifier {
 /** Options of {@link createWebAuthnVerifier}. */
 export interface WebAuthnVerifierOptions {
   window?: Window;
-  /** Where the enrolled credential's public part is kept; default IndexedDB ({@link createIndexedDbConsentStore}). */
+  /** Where the enrolled credential's public part is kept; default IndexedDB under the page's own key ({@link anchorConsentStore}). */
   store?: ConsentStore;
+  /** The platform's WebAuthn as the runtime captured it at load (UV-15): a prompt needs exactly it ({@link nativeFor}). */
+  native?: NativeWebAuthn | null;
   /** Default `auto`. */
   consent?: ConsentOption;
   /** How long one verification may wait for the user; default {@link VERIFICATION_TIMEOUT_MS}. */
@@ -115,7 +121,6 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
   return mode === 'verified' || mode === 'click' ? mode : 'auto';
 }
 
-
 /**
  * Whether `hostname` (as `location.hostname` gives it) is an IP literal, which cannot be an RP ID:
  * Chromium refuses `http://127.0.0.1` with `SecurityError: This is an invalid domain`. The URL
@@ -125,7 +130,6 @@ export function consentModeOf(consent: ConsentOption, tool: string): ConsentMode
 export function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
-
 
 /**
  * Per page (its window), the challenges (base64url) of the receipts it accepted and of the requests
@@ -162,7 +166,8 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
   const consent = options.consent ?? 'auto';
   const timeoutMs = options.timeoutMs ?? VERIFICATION_TIMEOUT_MS;
   const { origin, hostname } = win.location;
-  const store = options.store ?? defaultConsentStore(win);
+  const store = options.store ?? anchorConsentStore(defaultConsentStore(win));
+  const native = nativeFor(win, options.native);
   const used = usedChallenges.get(win) ?? new Set<string>();
   usedChallenges.set(win, used);
 
@@ -209,6 +214,7 @@ export function createWebAuthnVerifier(options: WebAuthnVerifierOptions = {}): U
     const credentials = api();
     if (!credentials) throw new VerificationRefused('unavailable', 'this browser has no WebAuthn');
     if (!possible()) throw new VerificationRefused('origin', `${origin} cannot hold a credential (an IP address, or not a secure context)`);
+    if (native && !isNativeWebAuthn(credentials, native)) throw new VerificationRefused('replaced', 'navigator.credentials is not the browser\'s own WebAuthn: something replaced it');
     if (description?.origin !== origin) throw new VerificationRefused('invalid', `the consent is for ${String(description?.origin)}, not ${origin}`);
     // The description as signed: a later change to the caller's object cannot change the receipt.
     const signedFor = JSON.parse(canonicalJson(description)) as ConsentDescription;

@@ -46,6 +46,12 @@ export interface AiOpsStrings {
   consentCooldown: string;
   /** UV-3: a stored "on" without a receipt that checks stays off. */
   consentStoredOnUnverified: string;
+  /** UV-15: `navigator.credentials` is not the browser's own: nothing was asked. */
+  consentReplaced: string;
+  /** UV-14: the consent records were reset or written behind the page's back; the next switch-on enrols again. */
+  consentReset: string;
+  /** UV-14: as {@link consentReset}, naming the key the page knew (`{fingerprint}`). */
+  consentResetKey: string;
   /** First sentence of the dialog body; `{name}` is the operation name (CONF-2). */
   confirmCalledBy: string;
   /** The dialog says the operation cannot be undone (CONF-2). */

@@ -561,7 +561,8 @@ export async function axeViolations(page) {
 
 /**
  * What the page's consent store (IndexedDB `ai-ops-consent`, UV-8) keeps under `key` — `enrolment`,
- * or `receipts:<tool>` — read in the page, or undefined.
+ * or `receipts:<tool>` — read in the page, or undefined. The value only: each record is kept as
+ * `{anchored: value, tag}` under the page's own key (UV-14).
  */
 export function consentRecord(page, key) {
   return page.evaluate((key) => new Promise((resolve, reject) => {
@@ -577,7 +578,7 @@ export function consentRecord(page, key) {
       const get = db.transaction('records').objectStore('records').get(key);
       get.onsuccess = () => {
         db.close();
-        resolve(get.result);
+        resolve(get.result?.anchored);
       };
       get.onerror = () => reject(get.error);
     };

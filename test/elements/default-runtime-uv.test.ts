@@ -31,14 +31,16 @@ describe('elements: the default runtime with the user\'s device', () => {
     expect(el.on).to.equal(true);
     try {
       const records = await readConsentDatabase();
-      expect(Object.keys(records).sort()).to.deep.equal(['enrolment', 'receipts:drawio']);
-      expect((records['receipts:drawio'] as { on: { description: unknown } }).on.description).to.include({ kind: 'switch', tool: 'drawio' });
+      // UV-14: beside the records, the page's own non-extractable key; each record kept with its tag.
+      expect(Object.keys(records).sort()).to.deep.equal(['anchor', 'enrolment', 'receipts:drawio']);
+      expect(records.anchor).to.be.instanceOf(CryptoKey);
+      expect((records['receipts:drawio'] as { anchored: { on: { description: unknown } } }).anchored.on.description).to.include({ kind: 'switch', tool: 'drawio' });
       // localStorage: PERM-1's switch value only.
       expect([...Array(storage.length).keys()].map((i) => storage.key(i))).to.deep.equal(['fd-ai-operations:drawio']);
       session.turnOff();
       let left: string[] = [];
       await until(() => (void readConsentDatabase().then((r) => (left = Object.keys(r))), !left.includes('receipts:drawio') && left.length > 0), 'the receipts removed');
-      expect(left).to.deep.equal(['enrolment']);
+      expect(left.sort()).to.deep.equal(['anchor', 'enrolment']);
     } finally {
       session.turnOff();
       await executeServerCommand('webauthn', { action: 'remove', authenticatorId });

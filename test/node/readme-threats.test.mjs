@@ -30,6 +30,18 @@ test('[UV-13] each agent the README configures carries the setting that keeps it
   const devtools = JSON.parse(/^(\{ "mcpServers": \{ "chrome-devtools".*\})$/m.exec(readme)[1]).mcpServers['chrome-devtools'];
   assert.ok(devtools.args.includes('--no-javascript-evaluation'), 'DevTools MCP without evaluate_script');
   const deny = JSON.parse(/^(\{ "permissions": \{ "deny".*\})$/m.exec(readme)[1]).permissions.deny;
-  assert.deepEqual(deny, ['mcp__playwright__browser_evaluate', 'mcp__playwright__browser_run_code_unsafe']);
+  // AGENT-4: and every capability tool that reaches L2 or L3.
+  assert.deepEqual(deny, ['mcp__playwright__browser_evaluate', 'mcp__playwright__browser_run_code_unsafe', 'mcp__playwright__browser_set_storage_state', 'mcp__playwright__browser_route']);
   assert.match(readme, /do not give it `--caps=devtools`/);
+});
+
+test('[AGENT-4] the threat table names Playwright MCP\'s capabilities with their levels, and no sentence says IndexedDB is out of a storage writer\'s reach or that no config offers L3', () => {
+  const row = (level) => readme.split('\n').find((line) => line.startsWith(`| ${level} |`));
+  assert.match(row('L1s'), /--caps=storage.*browser_set_storage_state/);
+  assert.match(row('L2'), /--caps=network.*browser_route/);
+  assert.match(row('L3'), /--caps=storage.*browser_set_storage_state.*credentials/);
+  assert.match(row('L1'), /--caps=devtools/);
+  assert.match(row('L3'), /raised bar, not a guarantee/);
+  assert.doesNotMatch(readme, /IndexedDB, which such a program cannot write/);
+  assert.doesNotMatch(readme, /No agent config here offers it/);
 });

@@ -7,6 +7,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { checkReceipt, fingerprint, inputDigest, toBase64Url, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import { CONSENT_DB, createIndexedDbConsentStore } from '../../src/consent-store.js';
+import { ANCHOR_KEY, anchorConsentStore, type AnchoredRecord } from '../../src/consent-anchor.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
 import { VerificationRefused, createWebAuthnVerifier, type ConsentOption, type RefusalReason } from '../../src/user-verifier.js';
 import { makeKey } from '../helpers/synthetic-assertion.mjs';
@@ -110,10 +111,14 @@ describe('user verifier (WebAuthn, virtual authenticator)', () => {
     await verifier.verify(await call());
     const key = (await verifier.enrolled())!;
     expect(CONSENT_DB).to.include({ name: 'ai-ops-consent', store: 'records' });
-    expect(await readConsentDatabase()).to.deep.equal({ [ENROLMENT_KEY]: { v: 1, ...key } });
+    // UV-14: kept with a tag from the page's own non-extractable key, which sits beside it.
+    const records = await readConsentDatabase();
+    expect(Object.keys(records).sort()).to.deep.equal([ANCHOR_KEY, ENROLMENT_KEY]);
+    expect(records[ANCHOR_KEY]).to.be.instanceOf(CryptoKey);
+    expect((records[ENROLMENT_KEY] as AnchoredRecord).anchored).to.deep.equal({ v: 1, ...key });
     expect({ ...localStorage }).to.deep.equal(before);
     // Another page of the origin (a new verifier, a new store over the same database).
-    const later = createWebAuthnVerifier({ store: createIndexedDbConsentStore(window) });
+    const later = createWebAuthnVerifier({ store: anchorConsentStore(createIndexedDbConsentStore(window)) });
     expect(await later.enrolled()).to.deep.equal(key);
     const printed = await verifier.fingerprint();
     expect(printed).to.equal(await fingerprint(key));

@@ -11,6 +11,7 @@ import { succeed } from '../../src/result.js';
 import { permissionKey, PERMISSION_TTL_MS } from '../../src/permission-store.js';
 import { inputDigest, type ConsentDescription, type Receipt } from '../../src/consent-proof.js';
 import { ENROLMENT_KEY } from '../../src/consent-store.js';
+import { ANCHOR_KEY, type AnchoredRecord } from '../../src/consent-anchor.js';
 import { VerificationRefused, createWebAuthnVerifier, type RefusalReason, type UserVerifier } from '../../src/user-verifier.js';
 import { createConsentGate, COOLDOWN_MS, REFUSALS_BEFORE_COOLDOWN, receiptsKey, switchKey, SWITCH_TTL_MS, type StoredReceipts } from '../../src/consent-gate.js';
 import { refusalNotice, whereToOpen, type ConsentNotice } from '../../src/consent-words.js';
@@ -798,12 +799,15 @@ describe('verified consent (UV)', () => {
       await settled(session);
       expect(session.getState().status).to.equal('on');
       const records = await readConsentDatabase();
-      expect(Object.keys(records).sort()).to.deep.equal([ENROLMENT_KEY, receiptsKey('notes')]);
-      expect((records[receiptsKey('notes')] as StoredReceipts).on!.description).to.include({ kind: 'switch', tool: 'notes' });
+      // UV-14: beside the records, the page's own non-extractable key; each record kept with its tag.
+      expect(Object.keys(records).sort()).to.deep.equal([ANCHOR_KEY, ENROLMENT_KEY, receiptsKey('notes')]);
+      expect(records[ANCHOR_KEY]).to.be.instanceOf(CryptoKey);
+      expect((records[receiptsKey('notes')] as AnchoredRecord).tag).to.be.a('string');
+      expect(((records[receiptsKey('notes')] as AnchoredRecord).anchored as StoredReceipts).on!.description).to.include({ kind: 'switch', tool: 'notes' });
       expect(storage.length).to.equal(1);
       session.turnOff();
       for (let i = 0; i < 100 && receiptsKey('notes') in await readConsentDatabase(); i++) await flush();
-      expect(Object.keys(await readConsentDatabase())).to.deep.equal([ENROLMENT_KEY]);
+      expect(Object.keys(await readConsentDatabase()).sort()).to.deep.equal([ANCHOR_KEY, ENROLMENT_KEY]);
     } finally {
       aiOps.dispose();
       await deleteConsentDatabase();

@@ -25,7 +25,7 @@ test('[NAT-3] [UV-6] every e2e suite runs exactly once plain, once with WebMCP o
   for (const stage of stages.filter((s) => s.name.startsWith('e2e, WebMCP on'))) assert.equal(stage.env.AI_OPS_BROWSER_MODE, 'webmcp');
   for (const f of [...AGENT_SUITES, ...RELAY_TIME_SUITES]) assert.ok(existsSync(new URL(`../e2e/${f}`, import.meta.url)), `${f} exists`);
   assert.deepEqual([...RELAY_TIME_SUITES].sort(), ['relay-confirm.test.mjs', 'sample-relay.test.mjs']);
-  assert.deepEqual([...AGENT_SUITES].sort(), ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs']);
+  assert.deepEqual([...AGENT_SUITES].sort(), ['attack-agents.test.mjs', 'attack-person.test.mjs', 'attack-restore.test.mjs', 'attack-storage.test.mjs', 'batch-playwright-mcp.test.mjs', 'devtools-mcp.test.mjs', 'playwright-mcp.test.mjs']);
 });
 
 test('[issue-36 lanes] e2e stages outside the Node lane each run in a network namespace of their own; the Node lane keeps the machine\'s network', () => {
