@@ -16,7 +16,7 @@
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, waitFor, renderedTwice } from './harness.mjs';
+import { startDemo, waitFor, renderedTwice, clearRests } from './harness.mjs';
 import {
   launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, startPlaywrightMcp, serveSample,
   switchInput, announced, browserListed, devtoolsNames, devtoolsResult, playwrightResult,
@@ -225,9 +225,11 @@ test('[UV-1] the user, present for one click, turns the switch on: that click en
  * pressed, `press` tries to approve it; answers the call's envelope.
  */
 async function destructiveCall(kind, press) {
-  // A fresh load: UV-10's pause from earlier refusals is in the page's memory only.
+  // A fresh load, and UV-10's pause from earlier refusals cleared: UV-16 keeps it in IndexedDB across
+  // reloads (the test plays the user waiting it out).
   await page.reload();
   await switchInput(page, 'sample').waitFor();
+  await clearRests(page);
   await userTurnsOn();
   await restoreNote();
   let call;
