@@ -593,7 +593,10 @@ export function consentRecord(page, key) {
 export function clearRests(page) {
   return page.evaluate(() => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-consent');
-    open.onerror = () => reject(open.error);
+    open.onerror = () => resolve(undefined);
+    // No database yet: nothing rests. Opening must not create an empty one, which the page would
+    // then open at its version with no object store, and keep nothing in.
+    open.onupgradeneeded = () => open.transaction.abort();
     open.onsuccess = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains('records')) {
