@@ -115,8 +115,10 @@ async function restStored(read: () => Promise<unknown>, clock: FakeClock) {
 
 describe('every "no" counts (UV-16)', () => {
   const opened: Page[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const page of opened.splice(0)) page.aiOps.dispose();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
     for (const authenticatorId of devices.splice(0)) await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
   });
 
@@ -173,6 +175,8 @@ describe('every "no" counts (UV-16)', () => {
 
   it('[UV-16] the rest lives in the IndexedDB consent store: a page on a new connection to it (a reload, another tab) rests', async () => {
     await deleteConsentDatabase();
+    // The origin's database is every test file's (one browser profile): the rest must not outlive this test.
+    cleanups.push(deleteConsentDatabase);
     const { page, clock, storage } = await firstPage(createIndexedDbConsentStore(window));
     opened.push(page);
     await refusedCall(page, clock, 'caller', 'one');
