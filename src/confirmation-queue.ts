@@ -150,13 +150,14 @@ export function createConfirmationQueue(options: ConfirmationQueueOptions = {}):
       const run = (receipt?: Receipt) => {
         const now = store.getState();
         if (now.current?.id !== id || !pending.has(id)) return; // declined while verifying
-        store.setState({ current: { ...now.current, status: 'running' }, queued: now.queued });
+        store.setState({ current: { ...now.current, status: 'running', ...(skipFuture ? { skipFuture } : {}) }, queued: now.queued });
         settle(id, { skipFuture, done: () => remove(id), ...(receipt ? { receipt } : {}) });
       };
       if (current.verification !== 'required' || !gate) return run();
       // UV-1: the click started the platform's prompt; the deadline keeps running meanwhile (UV-7).
       const verifying = (entry.verifying = new AbortController());
-      store.setState({ current: { ...current, status: 'verifying' }, queued });
+      // UV-18: the dialog shows that what is being verified is the skip too.
+      store.setState({ current: { ...current, status: 'verifying', ...(skipFuture ? { skipFuture } : {}) }, queued });
       gate.approve({ tool: current.tool, name: current.name, input: entry.input, id, openedAt: openedAt.get(id) ?? current.arrivedAt, skipFuture }, verifying.signal)
         .then((receipt) => run(receipt ?? undefined), (error: unknown) => {
           // UV-4: no verification, no approval. A request declined meanwhile was answered already.

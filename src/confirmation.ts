@@ -42,6 +42,8 @@ export interface ConfirmationRequest {
   readonly by?: 'user';
   /** For the user's undo: what goes too, so the dialog can word it in its own locale (UNDO-2). */
   readonly undo?: UndoRequestDetail;
+  /** Once approved by the skip action (UV-18): the approval being verified or run also grants the skip, and the dialog says so. */
+  readonly skipFuture?: true;
 }
 
 /** The later changes a user's undo takes back too (UNDO-2). */

@@ -13,6 +13,7 @@ import type { ConsentStore } from './consent-store.js';
 import type { AnchoredConsentStore } from './consent-anchor.js';
 import type { PermissionStore } from './permission-store.js';
 import { ConsentRefused, CoolingDown, refusalNotice, unverifiedMessage } from './consent-words.js';
+import { ConsentRest, REFUSALS_BEFORE_REST, REST_STEPS_MS } from './consent-rest.js';
 import { VerificationRefused, type RefusalReason, type UserVerifier } from './user-verifier.js';
 
 /**
@@ -41,9 +42,9 @@ export function receiptsKey(tool: string): string {
 }
 
 /** UV-10: after this many verifications of a tool in a row that gave no receipt, none is asked for {@link COOLDOWN_MS}. */
-export const REFUSALS_BEFORE_COOLDOWN = 2;
-/** UV-10: how long a tool's verifications rest after {@link REFUSALS_BEFORE_COOLDOWN} refusals in a row. */
-export const COOLDOWN_MS = 60_000;
+export const REFUSALS_BEFORE_COOLDOWN = REFUSALS_BEFORE_REST;
+/** UV-10: how long a tool's first rest lasts; later ones of a series last longer (UV-16, `consent-rest.ts`). */
+export const COOLDOWN_MS = REST_STEPS_MS[0];
 
 /** One call's approval as the queue hands it to {@link ConsentGate.approve}. */
 export interface ApprovalRequest {
@@ -91,8 +92,8 @@ export interface ConsentGate {
   keepSkip(tool: string, skip: Receipt): Promise<void>;
   /** The switch went off or its period ended: its receipts go (UV-8). */
   forget(tool: string): Promise<void>;
-  /** UV-10: while `tool`'s verifications rest, what its call is answered at once, with the ms left; else null. */
-  resting(tool: string): { declined: string; retryAfterMs: number } | null;
+  /** UV-10, UV-16: while `tool`'s verifications rest (in any tab of the origin), what its call is answered at once, with the ms left; else null. */
+  resting(tool: string): Promise<{ declined: string; retryAfterMs: number } | null>;
 }
 
 /** Options of {@link createConsentGate}. */
@@ -106,11 +107,12 @@ export interface ConsentGateOptions {
 }
 
 /**
- * The refusals that count towards UV-10's rest: the device's own "no" — cancelled, failed or timed
- * out. Not `aborted`: the page itself ended the request (the user turned the switch off or pressed
- * やめる while it waited), which is the user's decision, not the device refusing.
+ * The refusals that do not count towards the rest: no prompt was started (the rest itself, a page
+ * or device that cannot verify). Every other end without a receipt counts (UV-16), `aborted`
+ * included: an agent can press やめる, let the call's 50 s run out or cancel its own call as easily
+ * as the user can, and each of those prompts asked the user's device all the same.
  */
-const COUNTED: ReadonlySet<RefusalReason> = new Set(['cancelled', 'timeout', 'invalid']);
+const NO_PROMPT: ReadonlySet<RefusalReason> = new Set(['cooldown', 'unavailable', 'origin']);
 
 /**
  * Creates the gate over the page's verifier.
@@ -126,9 +128,8 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
   const skips = new Map<string, number>();
   // Receipts this page itself made: a stored "on" whose receipt is one of them counts as it is.
   const made = new Set<string>();
-  // UV-10: refusals in a row, and until when a tool's verifications rest.
-  const refusals = new Map<string, number>();
-  const restUntil = new Map<string, number>();
+  // UV-10, UV-16: refusals in a row and rests, kept in the consent store for the origin's tabs.
+  const rest = new ConsentRest({ clock, store });
 
   // UV-8: once a tool's switch is on here, its going off — here, in another tab, or at the end of
   // its 7 days — takes its receipts along, so that a stored value written back later finds none to
@@ -146,29 +147,32 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
     const value = await store.get(receiptsKey(tool));
     return value && typeof value === 'object' ? value as StoredReceipts : {};
   };
-  const restLeft = (tool: string) => Math.max(0, (restUntil.get(tool) ?? 0) - clock.now());
-
-  /** One verification for `tools`: none while one of them rests; two refusals in a row start a rest (UV-10). */
-  const verify = async (verifier: UserVerifier, tools: readonly string[], description: ConsentDescription, signal?: AbortSignal) => {
-    const left = Math.max(0, ...tools.map(restLeft));
-    if (left > 0) throw new CoolingDown(left);
+  /**
+   * One verification for `tools`: none while one of them rests; two refusals in a row start a rest
+   * (UV-10, UV-16). Entered in the same task as the press (the description may still be computed),
+   * so that the caller's signal is watched from the start.
+   */
+  const verify = async (verifier: UserVerifier, tools: readonly string[], description: ConsentDescription | Promise<ConsentDescription>, signal?: AbortSignal) => {
+    // Counted once, and at the very moment the caller's signal ends the prompt (the 50 s, やめる, the
+    // caller's cancel): the call is answered in that moment, and its next call must find the rest.
+    let counted: Promise<void> | null = null;
+    const refused = () => (counted ??= rest.refused(tools));
+    signal?.addEventListener('abort', refused, { once: true });
+    // Not awaited while a rest answers first: its failure must not go unhandled then.
+    Promise.resolve(description).catch(() => {});
     try {
-      const receipt = await verifier.verify(description, signal);
-      for (const tool of tools) refusals.delete(tool);
+      const left = await rest.left(tools);
+      if (left > 0) throw new CoolingDown(left);
+      const receipt = await verifier.verify(await description, signal);
+      if (counted) throw new VerificationRefused('aborted', 'the verification was stopped');
+      await rest.verified(tools);
       made.add(receipt.signature);
       return receipt;
     } catch (error) {
-      if (error instanceof VerificationRefused && COUNTED.has(error.reason)) {
-        for (const tool of tools) {
-          const count = (refusals.get(tool) ?? 0) + 1;
-          refusals.set(tool, count);
-          if (count >= REFUSALS_BEFORE_COOLDOWN) {
-            refusals.delete(tool);
-            restUntil.set(tool, clock.now() + COOLDOWN_MS);
-          }
-        }
-      }
+      if (!(error instanceof VerificationRefused && NO_PROMPT.has(error.reason))) await refused();
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', refused);
     }
   };
 
@@ -176,8 +180,8 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
   const gate: ConsentGate = {
     verifier,
     applies,
-    resting(tool) {
-      const left = applies(tool) ? restLeft(tool) : 0;
+    async resting(tool) {
+      const left = applies(tool) ? await rest.left([tool]) : 0;
       return left > 0 ? { declined: unverifiedMessage(new CoolingDown(left)), retryAfterMs: left } : null;
     },
     async permit(tool, permission, signal) {
@@ -222,15 +226,15 @@ export function createConsentGate({ verifier, clock, store, automated }: Consent
     },
     async approve(request, signal) {
       if (!verifier || !applies(request.tool)) return null;
-      return verify(verifier, [request.tool], await callDescription(verifier.origin, request, request.skipFuture ? periods.get(request.tool) ?? null : null), signal);
+      return verify(verifier, [request.tool], callDescription(verifier.origin, request, request.skipFuture ? periods.get(request.tool) ?? null : null), signal);
     },
     async approveBatch(batchId, requests, signal) {
       if (!verifier) throw new VerificationRefused('unavailable', 'no verifier');
-      const calls = await Promise.all(requests.map((request) => callDescription(verifier.origin, request, null)));
-      const digests = await Promise.all(calls.map(descriptionDigest));
+      const calls = Promise.all(requests.map((request) => callDescription(verifier.origin, request, null)));
+      const described = calls.then(async (list): Promise<ConsentDescription> => ({ kind: 'batch', origin: verifier.origin, batchId, calls: await Promise.all(list.map(descriptionDigest)) }));
       const tools = [...new Set(requests.map((r) => r.tool))];
-      const receipt = await verify(verifier, tools, { kind: 'batch', origin: verifier.origin, batchId, calls: digests }, signal);
-      return { receipt, calls };
+      const receipt = await verify(verifier, tools, described, signal);
+      return { receipt, calls: await calls };
     },
     trustsSkip(tool) {
       if (!applies(tool)) return true;

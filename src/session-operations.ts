@@ -112,8 +112,8 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
           // BATCH-3: the user said no to this very call moments ago: answer at once, no dialog.
           const retryAfterMs = confirmations.refusal(tool, request.name, input);
           if (retryAfterMs > 0) return { retryAfterMs };
-          // UV-10: the user's device gave nothing twice in a row: no dialog whose press would ask again.
-          const resting = consent.resting(tool);
+          // UV-10, UV-16: no prompt ended with the user's approval twice in a row (in any tab): no dialog whose press would ask again.
+          const resting = await consent.resting(tool);
           if (resting) return resting;
           let unverified: string | undefined;
           const answer = await confirmations.request({

@@ -10,7 +10,7 @@ import { AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, type AiOpsDeclineRe
 import { StoreController } from '../internal/store-controller.js';
 import { BatchSeenController } from './batch-seen.js';
 import { confirmStyles } from './confirm-styles.js';
-import { GUARDED_ACTIONS, renderRequest, type ConfirmView } from './confirm-templates.js';
+import { GUARDED_ACTIONS, KEY_GUARDED_ACTIONS, renderRequest, type ConfirmView } from './confirm-templates.js';
 import { CountdownController } from './countdown.js';
 import { DismissController } from './dismiss.js';
 import { PointerGuardController } from './pointer-guard.js';
@@ -32,6 +32,10 @@ export const POINTER_GUARD_MS = 750;
  * `pointerGuardMs` (750 ms) or more after the dialog appeared or the page became visible again
  * (SAFE-7); until then the button is `aria-disabled`. Focus starts on やめる and the keyboard is not
  * delayed: reaching the action takes a Tab, so Enter or Space on it approves at once.
+ * The skip is its own action after it (UV-18), 「このページでは今後尋ねない」, described under the
+ * buttons: it approves the call and skips this tool's confirmations for the switch period. The guard
+ * holds it back for key presses too, so that no key sequence typed in one moment reaches it; while
+ * its verification is up, the status says that the skip is being signed.
  * When `navigator.webdriver` is true (a program drives the browser), the body says that the
  * program could press the button itself (AGENT-3): a page cannot tell its clicks from a person's.
  * やめる, Esc and a click on the backdrop decline while the request waits; after approval the
@@ -42,7 +46,7 @@ export const POINTER_GUARD_MS = 750;
  * `aria-disabled` until every listed item has been on screen or opened; both follow SAFE-7's guard.
  *
  * @event {AiOpsConfirmApproveEvent} ai-ops-confirm-approve - The user approved;
- *   `detail: {id, tool, name, skipFuture}`.
+ *   `detail: {id, tool, name, skipFuture}`, `skipFuture` true for the skip action.
  * @event {AiOpsConfirmDeclineEvent} ai-ops-confirm-decline - The user declined;
  *   `detail: {id, tool, name, reason}` with reason `cancel`, `escape` or `backdrop`.
  *
@@ -53,14 +57,13 @@ export const POINTER_GUARD_MS = 750;
  * @csspart automation-notice - The sentence shown when a program drives the browser (AGENT-3).
  * @csspart verification-notice - The sentence shown when approving needs the user's verification (UV-1).
  * @csspart verification-status - The live region that says 「本人確認を待っています」 while the OS prompt is up (UV-7).
- * @csspart skip-choice - Beside the action button while 「今後尋ねない」 is ticked: what approving then grants (UV-9).
+ * @csspart skip-choice - Under the buttons: what the skip action grants (its description, UV-9, UV-18).
  * @csspart detail - The disclosure with the full content handed in.
- * @csspart skip - The label of the 「このページでは今後尋ねない」 checkbox.
- * @csspart checkbox - That checkbox.
  * @csspart actions - The row of buttons.
- * @csspart button - Both buttons.
+ * @csspart button - Every button.
  * @csspart cancel-button - やめる.
  * @csspart action-button - The action (danger) button.
+ * @csspart skip-button - The skip action (UV-18): approves and skips later confirmations of the tool.
  * @csspart spinner - The spinner in the action button while running.
  * @csspart batch-count - 「ほかに N 件が待っています」, a live region: the count is announced when it changes (BATCH-1).
  * @csspart batch-list - The labelled list of the calls waiting behind the dialog's (BATCH-1).
@@ -95,9 +98,6 @@ export class AiOpsConfirm extends AiOpsPanel {
   }
   private get cancelButton(): HTMLButtonElement | null {
     return this.renderRoot.querySelector('.cancel');
-  }
-  private get skipCheckbox(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('.skip input');
   }
   private get heading(): HTMLElement | null {
     return this.renderRoot.querySelector('h2');
@@ -136,8 +136,6 @@ export class AiOpsConfirm extends AiOpsPanel {
   private guardedId: number | null = null;
   /** The ids listed under it when last rendered. */
   private guardedList = '';
-  /** 「このページでは今後尋ねない」 is ticked: the approval also grants the skip, shown beside the button (UV-9). */
-  private skipChosen = false;
   /** The request the dialog shows, and in which status it was last rendered. */
   private shown: ConfirmationRequest | null = null;
   /** The calls listed under the dialog's, derived in willUpdate: 「すべて承認」 decides exactly these (BATCH-2). */
@@ -154,11 +152,10 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.listed = this.request ? this.queue.value!.queued : [];
     const id = this.request?.id ?? null;
     // A new dialog is about to appear (updated() shows it in this same task): its guard starts now.
-    // UV-9, UV-11: a changed decision re-arms the guard too — the list 「すべて承認」 would decide.
+    // UV-11: a changed decision re-arms the guard too — the list 「すべて承認」 would decide.
     const listedIds = (this.queue.value?.queued ?? []).map((r) => r.id).join(',');
     if (id !== this.guardedId) {
       this.guardedId = id;
-      this.skipChosen = false;
       if (id === null) this.guard.stop();
       else this.guard.start();
     } else if (id !== null && listedIds !== this.guardedList && this.request?.status === 'waiting') {
@@ -180,6 +177,7 @@ export class AiOpsConfirm extends AiOpsPanel {
         @cancel=${this.dismiss.onCancel}
         @close=${this.dismiss.onClose}
         @pointerdown=${this.onPointerDown}
+        @keydown=${this.onKeyDown}
         @click=${this.dismiss.onClick}
       >${request ? keyed(request.id, renderRequest(this.view(request))) : nothing}</dialog>
     `;
@@ -188,10 +186,10 @@ export class AiOpsConfirm extends AiOpsPanel {
   /** What the templates draw; their handlers run with this element as `this` (Lit binds them to the host). */
   private view(request: ConfirmationRequest): ConfirmView {
     return {
-      text: this.text, request, automated: this.isAutomated, guarded: this.guard.active, skipChosen: this.skipChosen,
+      text: this.text, request, automated: this.isAutomated, guarded: this.guard.active,
       listed: this.listed, allSeen: this.seen.allSeen, now: this.clock.now(),
       on: {
-        skipChange: this.onSkipChange, cancel: this.onCancelClick, action: this.onAction,
+        cancel: this.onCancelClick, action: this.onAction, skip: this.onSkip,
         approveAll: this.onApproveAll, declineAll: this.onDeclineAll, itemToggle: (id: number, e: Event) => this.seen.toggled(id, e),
       },
     };
@@ -220,7 +218,7 @@ export class AiOpsConfirm extends AiOpsPanel {
       dialog.showModal();
     }
     if (previous?.id !== request.id) {
-      // A new request (CONF-7): the checkbox was rendered fresh (unchecked) and focus starts on やめる;
+      // A new request (CONF-7): focus starts on やめる;
       // the next call of an approved batch is already running, so its title takes focus (BATCH-2).
       if (request.status === 'running') this.heading?.focus();
       else this.cancelButton?.focus();
@@ -238,24 +236,25 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.dispatchEvent(declined);
   }
 
-  /** UV-9: ticking or unticking 「今後尋ねない」 changes what the action grants: the guard starts again. */
-  private onSkipChange(event: Event): void {
-    this.skipChosen = (event.target as HTMLInputElement).checked;
-    this.guard.start();
-    this.requestUpdate();
-  }
-
   private onCancelClick(): void {
     this.decline('cancel');
   }
 
   private onAction(event: MouseEvent): void {
+    // SAFE-7: focus starts on やめる, so reaching this button by keyboard took a deliberate Tab.
+    this.approve(event, false);
+  }
+
+  /** UV-18: the skip grants more than this call: the guard holds back key presses as well. */
+  private onSkip(event: MouseEvent): void {
+    this.approve(event, true);
+  }
+
+  private approve(event: MouseEvent, skipFuture: boolean): void {
     const request = this.request;
     // A page script can call click() on this button; only input the browser delivered approves.
     if (!request || request.status !== 'waiting' || !event.isTrusted) return;
-    // SAFE-7: focus starts on やめる, so reaching this button by keyboard took a deliberate Tab.
-    if (!this.guard.allows(event)) return;
-    const skipFuture = this.skipCheckbox?.checked ?? false;
+    if (!this.guard.allows(event, { keys: skipFuture })) return;
     // UV-1: this trusted click itself starts the platform's prompt, where verification applies.
     this.runtime.capabilities.getState()?.decide.approve(request.id, { skipFuture });
     const approved = new AiOpsConfirmApproveEvent({ id: request.id, tool: request.tool, name: request.name, skipFuture });
@@ -286,8 +285,14 @@ export class AiOpsConfirm extends AiOpsPanel {
 
   private onPointerDown(event: PointerEvent): void {
     this.dismiss.pressed(event);
-    // SAFE-7 guards the action and both batch buttons (BATCH-4).
+    // SAFE-7 guards the action, the skip and both batch buttons (BATCH-4, UV-18).
     this.guard.pressed(event.composedPath().some((node) => node instanceof HTMLElement && GUARDED_ACTIONS.has(node.dataset.action ?? '')));
+  }
+
+  /** UV-18: where a key that presses a button went down, for the buttons whose keys the guard holds back. */
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    this.guard.keyPressed(event.composedPath().some((node) => node instanceof HTMLElement && KEY_GUARDED_ACTIONS.has(node.dataset.action ?? '')));
   }
 }
 

@@ -67,15 +67,6 @@ export const confirmStyles = css`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
-  .skip {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.5rem;
-    cursor: pointer;
-  }
-  .skip input {
-    margin: 0;
-  }
   /* Always in the tree, so that the words put in it are announced (UV-7). */
   .status {
     margin: 0;
@@ -87,7 +78,7 @@ export const confirmStyles = css`
     align-items: center;
     gap: 0.5rem;
   }
-  /* UV-9: what the ticked box makes the approval grant, read right after the button it changes. */
+  /* UV-9, UV-18: what the skip action grants, under the buttons (its aria-describedby). */
   .choice {
     flex-basis: 100%;
     margin: 0;
@@ -109,7 +100,7 @@ export const confirmStyles = css`
   button:disabled, button[aria-disabled='true'] {
     cursor: default;
   }
-  button.action[aria-disabled='true'] {
+  button.action[aria-disabled='true'], button.skip[aria-disabled='true'] {
     opacity: 0.6;
   }
   .automation {

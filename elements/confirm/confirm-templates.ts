@@ -10,8 +10,10 @@ import type { ConfirmationRequest } from '../../src/confirmation-queue.js';
 import { formatTime } from '../internal/format.js';
 import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
-/** The buttons SAFE-7's guard holds back (BATCH-4): their `data-action`. */
-export const GUARDED_ACTIONS: ReadonlySet<string> = new Set(['approve', 'approve-all', 'decline-all']);
+/** The buttons SAFE-7's guard holds back (BATCH-4, UV-18): their `data-action`. */
+export const GUARDED_ACTIONS: ReadonlySet<string> = new Set(['approve', 'skip', 'approve-all', 'decline-all']);
+/** Those whose key presses the guard holds back too (UV-18): the skip grants more than the call. */
+export const KEY_GUARDED_ACTIONS: ReadonlySet<string> = new Set(['skip']);
 
 /** What the dialog's templates draw from; the handlers run with the element as `this` (Lit binds them to the host). */
 export interface ConfirmView {
@@ -21,17 +23,16 @@ export interface ConfirmView {
   readonly automated: boolean;
   /** SAFE-7's guard is running. */
   readonly guarded: boolean;
-  /** 「今後尋ねない」 is ticked (UV-9). */
-  readonly skipChosen: boolean;
   /** The calls listed under the dialog's (BATCH-1) and whether each has been on screen (BATCH-2). */
   readonly listed: readonly ConfirmationRequest[];
   readonly allSeen: boolean;
   /** The clock's time, for the times left. */
   readonly now: number;
   readonly on: {
-    skipChange(event: Event): void;
     cancel(): void;
     action(event: MouseEvent): void;
+    /** The skip action (UV-18): approves the call and skips this tool's later confirmations. */
+    skip(event: MouseEvent): void;
     approveAll(event: MouseEvent): void;
     declineAll(event: MouseEvent): void;
     itemToggle(id: number, event: Event): void;
@@ -53,8 +54,8 @@ export function undoContent(request: ConfirmationRequest, text: AiOpsStrings): {
 }
 
 /**
- * The request the dialog shows: heading, body, the skip choice, the status line and the buttons,
- * then the batch under them.
+ * The request the dialog shows: heading, body, the status line and the buttons — やめる, the
+ * action, and the skip as its own action with its description (UV-18) — then the batch under them.
  * @example html`<dialog>${renderRequest(view)}</dialog>`
  */
 export function renderRequest(view: ConfirmView) {
@@ -67,6 +68,9 @@ export function renderRequest(view: ConfirmView) {
   // UNDO-2: the user's own undo is not an agent's call, and asking again later makes no sense for it.
   const byUser = request.by === 'user';
   const { title, summary } = byUser && request.undo ? undoContent(request, text) : content;
+  // UV-18: which of the two approving buttons was pressed; the status says what is being signed.
+  const busy = running || verifying;
+  const busyLabel = html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`;
   return html`
     <div class="panel">
       <h2 id="title" part="title" tabindex="-1">${title}</h2>
@@ -82,19 +86,17 @@ export function renderRequest(view: ConfirmView) {
             <pre tabindex="0">${content.detail}</pre>
           </details>`}
       </div>
-      ${byUser ? nothing : html`<label class="skip" part="skip">
-        <input type="checkbox" part="checkbox" ?disabled=${running || verifying} @change=${on.skipChange} />${text.confirmSkipFuture}
-      </label>`}
-      <p class="status" part="verification-status" role="status">${verifying ? text.confirmVerifying : ''}</p>
+      <p class="status" part="verification-status" role="status">${verifying ? (request.skipFuture ? text.confirmVerifyingSkip : text.confirmVerifying) : ''}</p>
       <div class="actions" part="actions">
         <button type="button" class="cancel" part="button cancel-button" data-action="cancel" autofocus ?disabled=${running}
           @click=${on.cancel}>${text.confirmCancel}</button>
         <button type="button" class="action" part="button action-button" data-action="approve" ?disabled=${running}
           aria-disabled=${(view.guarded || verifying) && !running ? 'true' : nothing}
-          aria-busy=${running || verifying ? 'true' : nothing} @click=${on.action}>${running || verifying
-            ? html`<span class="spinner" part="spinner" aria-hidden="true"></span>${verifying ? text.confirmVerifying : text.confirmRunning}`
-            : content.actionLabel}</button>
-        ${view.skipChosen && !byUser ? html`<p class="choice" part="skip-choice">${text.confirmSkipChosen}</p>` : nothing}
+          aria-busy=${busy && !request.skipFuture ? 'true' : nothing} @click=${on.action}>${busy && !request.skipFuture ? busyLabel : content.actionLabel}</button>
+        ${byUser ? nothing : html`<button type="button" class="skip" part="button skip-button" data-action="skip" ?disabled=${running}
+          aria-disabled=${(view.guarded || verifying) && !running ? 'true' : nothing} aria-describedby="skip-note"
+          aria-busy=${busy && request.skipFuture ? 'true' : nothing} @click=${on.skip}>${busy && request.skipFuture ? busyLabel : text.confirmSkipFuture}</button>
+        <p class="choice" id="skip-note" part="skip-choice">${text.confirmSkipChosen}</p>`}
       </div>
       ${renderBatch(view)}
     </div>

@@ -1,7 +1,9 @@
 /**
  * SAFE-7's guard as a reactive controller: a short time after a dialog appears, or after the page
  * becomes visible again, a pointer press on the guarded button does not count, as browsers' own
- * permission prompts do. The keyboard is never delayed.
+ * permission prompts do. The keyboard is not delayed on the buttons that decide this one call; on
+ * one that grants more (the skip action, UV-18) a key press inside the guard does not count either,
+ * so that no key sequence typed in one moment reaches it.
  * @module
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -33,6 +35,8 @@ export class PointerGuardController implements ReactiveController {
   private timer: TimerHandle | null = null;
   /** When the current press on the guarded button began; null when it began elsewhere. */
   private pressedAt: number | null = null;
+  /** When the current Enter or Space on a key-guarded button went down; null when elsewhere. */
+  private keyedAt: number | null = null;
 
   constructor(private readonly host: ReactiveControllerHost, private readonly options: PointerGuardOptions) {
     host.addController(this);
@@ -66,16 +70,26 @@ export class PointerGuardController implements ReactiveController {
     this.pressedAt = onButton ? this.options.clock().now() : null;
   }
 
+  /** A key that presses a button (Enter, Space) went down, on a key-guarded button or not (UV-18). */
+  keyPressed(onButton: boolean): void {
+    this.keyedAt = onButton ? this.options.clock().now() : null;
+  }
+
   /**
-   * Whether a click on the guarded button counts: from the keyboard always (Enter or Space give a
-   * click with no pointer; reaching the button took a deliberate Tab); from a pointer only when the
-   * press began on the button and both the press and the release fall after the guard.
+   * Whether a click on the guarded button counts. From a pointer only when the press began on the
+   * button and both the press and the release fall after the guard. From the keyboard (Enter or
+   * Space give a click with no pointer) always, reaching the button took a deliberate Tab — unless
+   * `keys` (UV-18): then, as for a pointer, only when the key went down on the button and both its
+   * press and the click fall after the guard.
+   * @example if (guard.allows(event, { keys: true })) grantSkip();
    */
-  allows(click: MouseEvent): boolean {
+  allows(click: MouseEvent, { keys = false }: { keys?: boolean } = {}): boolean {
     const fromKeyboard = click.detail === 0 && !(click as PointerEvent).pointerType;
-    const pressedAt = this.pressedAt;
+    const pressedAt = fromKeyboard ? this.keyedAt : this.pressedAt;
     this.pressedAt = null;
-    return fromKeyboard || (pressedAt !== null && !this.covers(pressedAt) && !this.covers(this.options.clock().now()));
+    this.keyedAt = null;
+    if (fromKeyboard && !keys) return true;
+    return pressedAt !== null && !this.covers(pressedAt) && !this.covers(this.options.clock().now());
   }
 
   hostConnected(): void {

@@ -62,7 +62,7 @@ export interface AiOpsStrings {
   confirmDetail: string;
   /** Shown in the dialog when a program drives the browser (`navigator.webdriver`, AGENT-3). */
   confirmAutomated: string;
-  /** The checkbox under the body (CONF-3). */
+  /** The skip action, a button of its own after the action button: approves and skips later confirmations (CONF-3, UV-18). */
   confirmSkipFuture: string;
   /** The secondary button (CONF-3). */
   confirmCancel: string;
@@ -92,8 +92,10 @@ export interface AiOpsStrings {
   confirmVerificationRequired: string;
   /** The live region's words while the OS prompt is up (UV-7). */
   confirmVerifying: string;
-  /** Beside the action button while 「今後尋ねない」 is ticked: what approving then grants (UV-9). */
+  /** Under the buttons, the skip action's description: what it grants (UV-9, UV-18). */
   confirmSkipChosen: string;
+  /** The live region's words while the OS prompt for the skip action is up: what is being signed (UV-18). */
+  confirmVerifyingSkip: string;
   /** How many more calls wait behind the dialog's (BATCH-1); `{count}` is the number. Also the list's label, announced on change. */
   confirmBatchCount: string;
   /** An item of that list: its tool and the seconds left of its 50 s (BATCH-1); `{tool}`, `{seconds}`. */

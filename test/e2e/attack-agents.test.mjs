@@ -10,13 +10,14 @@
 //
 // The sample page comes from the test's own server with `verificationTimeoutMs: 3000`, so each
 // verification the absent user never gives ends in seconds; the Node page's attempt (served by the
-// playground, as built) keeps the verifier's real 50 s. Each approval attempt starts on a fresh
-// load: the page keeps UV-10's pause (no prompt for 60 s after two refused verifications of a tool)
-// in its memory (attack-person.test.mjs tests the pause itself).
+// playground, as built) keeps the verifier's real 50 s. Each attempt starts on a fresh load with
+// UV-10's pause cleared (no prompt for a while after two refused verifications of a tool, kept in
+// IndexedDB across reloads since UV-16: the test plays the user waiting it out);
+// attack-person.test.mjs tests the pause itself, consent-rest.test.ts its growth and its tabs.
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, waitFor, renderedTwice } from './harness.mjs';
+import { startDemo, waitFor, renderedTwice, clearRests } from './harness.mjs';
 import {
   launchAgentBrowser, localOrigin, addUserDevice, startDevToolsMcp, startPlaywrightMcp, serveSample,
   switchInput, announced, browserListed, devtoolsNames, devtoolsResult, playwrightResult,
@@ -181,9 +182,11 @@ const SWITCH_ATTACKS = [
 
 for (const [name, attack] of SWITCH_ATTACKS) {
   test(`[UV-1] [UV-4] [UV-6] the user absent, ${name}: the switch stays off, no agent lists an operation, and the page says verification is needed`, { timeout: 240_000 }, async (t) => {
-    // A fresh load: whatever an earlier attempt left (a waiting request, a notice) is gone.
+    // A fresh load: whatever an earlier attempt left (a waiting request, a notice) is gone; and the
+    // rest its refused prompts started (UV-16 keeps it across reloads), so each attempt meets a prompt.
     await page.reload();
     await switchInput(page, 'sample').waitFor();
+    await clearRests(page);
     assert.equal(await isOn(), false, 'the switch starts off');
     await recordPresses();
     try {
@@ -211,6 +214,8 @@ for (const [name, attack] of SWITCH_ATTACKS) {
 test('[UV-1] the user, present for one click, turns the switch on: that click enrols the device (one credential on it) and the agents list the operations', { timeout: 120_000 }, async () => {
   await page.reload();
   await switchInput(page, 'sample').waitFor();
+  // The user has waited out the rest the refused switch-ons above started (UV-16).
+  await clearRests(page);
   await userTurnsOn();
   assert.equal((await device.credentials()).length, 1, 'the switch-on created one credential on the user\'s device');
   const lists = await waitFor(async () => {
@@ -225,9 +230,11 @@ test('[UV-1] the user, present for one click, turns the switch on: that click en
  * pressed, `press` tries to approve it; answers the call's envelope.
  */
 async function destructiveCall(kind, press) {
-  // A fresh load: UV-10's pause from earlier refusals is in the page's memory only.
+  // A fresh load, and UV-10's pause from earlier refusals cleared: UV-16 keeps it in IndexedDB across
+  // reloads (the test plays the user waiting it out).
   await page.reload();
   await switchInput(page, 'sample').waitFor();
+  await clearRests(page);
   await userTurnsOn();
   await restoreNote();
   let call;

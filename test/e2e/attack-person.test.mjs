@@ -1,4 +1,4 @@
-// UV-1, UV-2, UV-4, UV-6, UV-9, UV-10: the attack suite in the browsers people give their agents,
+// UV-1, UV-2, UV-4, UV-6, UV-9, UV-10, UV-18: the attack suite in the browsers people give their agents,
 // where `navigator.webdriver` is false (measured here, and asserted: consent must not rest on it).
 //
 // Two launch modes, each with real agents:
@@ -12,18 +12,18 @@
 // The test's own playwright-core connection (over the same DevTools port) gives the page the user's
 // device (a CDP virtual authenticator) and reads what the page holds. The user is AWAY (presence
 // off) unless a test says otherwise: every click and key of each agent is tried on the switch and on
-// the dialog (its button, Tab+Enter, Tab+Space, the 「このページでは今後尋ねない」 box), and none may
+// the dialog (its button, Tab+Enter, Tab+Space, the 「このページでは今後尋ねない」 button), and none may
 // turn the switch on or get the destructive call approved; the note reads back byte-identical. The
 // user PRESENT, the same clicks work end to end.
 //
 // The sample page comes from the test's own server with `verificationTimeoutMs: 3000`, so a
 // verification the absent user never gives ends in seconds (the real 50 s are kept by one attempt of
-// attack-agents.test.mjs). Each attempt starts on a fresh load: the page keeps UV-10's pause (after
-// two refused verifications for a tool, no prompt for 60 s) in its memory, and UV-10 is tested on
-// its own below. Build first: `npm run build && node esbuild.config.mjs`.
+// attack-agents.test.mjs). Each attempt starts on a fresh load with the rest cleared (UV-10's pause
+// after two refused verifications for a tool, which UV-16 keeps in IndexedDB across reloads: the
+// test plays the user waiting it out), and UV-10 is tested on its own below. Build first: `npm run build && node esbuild.config.mjs`.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor } from './harness.mjs';
+import { waitFor, clearRests } from './harness.mjs';
 import {
   launchAgentBrowser, launchWithPlaywrightMcp, serveSample, addUserDevice, startDevToolsMcp, startPlaywrightMcp,
   switchInput, switchSettledOn, announced, browserListed, devtoolsResult, playwrightResult, webdriverOf, tabTo, userTurnsOn, userTurnsOff,
@@ -34,7 +34,7 @@ const NOTE = 'AI のエージェントは、このメモを読み書きし、消
 const OPS = ['sample_clear_note', 'sample_read_note', 'sample_wait'];
 const SWITCH = /switch "AI からの操作"/;
 const APPROVE = /button "空にする"/;
-const SKIP_BOX = /checkbox "このページでは今後尋ねない"/;
+const SKIP = /button "このページでは今後尋ねない"/;
 /** How long one verification waits for the (absent) user in these suites. */
 const VERIFICATION_MS = 3000;
 
@@ -46,7 +46,7 @@ const VERIFICATION_MS = 3000;
  *   clickSwitch: () => Promise<void>,
  *   pressKey: (key: 'Tab' | 'Space' | 'Enter') => Promise<void>,
  *   clickApprove: () => Promise<void>,
- *   clickSkipBox: () => Promise<void>,
+ *   clickSkip: () => Promise<void>,
  *   callClear: (timeout: number) => Promise<{ok: boolean, error?: {code: string, message: string}, count?: number}>,
  *   refresh: () => Promise<void>,
  * }} Attacker
@@ -65,8 +65,8 @@ function playwrightAttacker(name, pw) {
     clickApprove: async () => {
       await pw.call('browser_click', { element: 'the dialog\'s 空にする button', target: await pw.ref(APPROVE, '空にする in the snapshot') });
     },
-    clickSkipBox: async () => {
-      await pw.call('browser_click', { element: 'the dialog\'s このページでは今後尋ねない box', target: await pw.ref(SKIP_BOX, 'the skip box in the snapshot') });
+    clickSkip: async () => {
+      await pw.call('browser_click', { element: 'the dialog\'s このページでは今後尋ねない button', target: await pw.ref(SKIP, 'the skip button in the snapshot') });
     },
     callClear: async (timeout) => {
       await waitFor(async () => {
@@ -94,8 +94,8 @@ function devtoolsAttacker(name, dt, dtPage, clicker, clickerPage) {
     clickApprove: async () => {
       await clicker.call('click', { pageId: clickerPage, uid: await clicker.uid(clickerPage, APPROVE, '空にする in the snapshot') });
     },
-    clickSkipBox: async () => {
-      await clicker.call('click', { pageId: clickerPage, uid: await clicker.uid(clickerPage, SKIP_BOX, 'the skip box in the snapshot') });
+    clickSkip: async () => {
+      await clicker.call('click', { pageId: clickerPage, uid: await clicker.uid(clickerPage, SKIP, 'the skip button in the snapshot') });
     },
     callClear: async (timeout) => {
       const answer = await dt.call('execute_webmcp_tool', { pageId: dtPage, toolName: 'sample_clear_note', input: '{}' }, timeout);
@@ -178,12 +178,14 @@ for (const mode of MODES) {
 
     const note = () => page.locator('#note').inputValue();
     const approveButton = () => page.locator('ai-ops-confirm [part~="action-button"]');
+    const skipButton = () => page.locator('ai-ops-confirm [part~="skip-button"]');
     const pressable = async () => (await approveButton().isVisible()) && (await approveButton().getAttribute('aria-disabled')) !== 'true';
 
-    /** A fresh load of the page (what a pause or a waiting request of an earlier attempt left is gone). */
+    /** A fresh load of the page, the rest cleared (what a pause or a waiting request of an earlier attempt left is gone). */
     async function freshLoad() {
       await page.reload();
       await switchInput(page, 'sample').waitFor();
+      await clearRests(page);
       for (const attacker of attackers) await attacker.refresh();
     }
 
@@ -275,18 +277,20 @@ for (const mode of MODES) {
         await tabTo((key) => a.pressKey(key), approveButton(), '空にする');
         await a.pressKey('Space');
       }],
-      ['ticks このページでは今後尋ねない, then clicks 空にする', async (a) => {
-        await a.clickSkipBox();
-        // Ticking may re-arm SAFE-7's guard (UV-9): the attacker waits it out.
-        await waitFor(pressable, 30_000, '空にする pressable after the tick');
-        await a.clickApprove();
+      // UV-18: the skip is its own button (SAFE-7's guard, waited out above, holds it back for keys too).
+      ['clicks このページでは今後尋ねない', async (a) => {
+        await a.clickSkip();
+      }],
+      ['tabs to このページでは今後尋ねない and presses Enter', async (a) => {
+        await tabTo((key) => a.pressKey(key), skipButton(), 'このページでは今後尋ねない');
+        await a.pressKey('Enter');
       }],
     ];
 
     for (let index = 0; index < mode.attackers; index++) {
       for (const [how, attack] of APPROVE_ATTACKS) {
         const skip = how.includes('今後尋ねない');
-        test(`[UV-1] [UV-2] [UV-6]${skip ? ' [UV-9]' : ''} ${mode.name}, the user away: agent ${index + 1} calls sample_clear_note and ${how}: declined, the note byte-identical${skip ? ', and the next call asks again' : ''}`, { timeout: 180_000 }, async (t) => {
+        test(`[UV-1] [UV-2] [UV-6]${skip ? ' [UV-9] [UV-18]' : ''} ${mode.name}, the user away: agent ${index + 1} calls sample_clear_note and ${how}: declined, the note byte-identical${skip ? ', and the next call asks again' : ''}`, { timeout: 180_000 }, async (t) => {
           const attacker = attackers[index];
           try {
             const { env, seconds } = await destructiveCall(attacker, () => attack(attacker));
@@ -296,7 +300,7 @@ for (const mode of MODES) {
             assert.equal(await note(), NOTE, 'the note is byte-identical');
             assert.ok(seconds < 30, `the refused attempt took seconds, not the verifier's 50 s (${seconds} s)`);
             if (skip) {
-              // The tick counted for nothing: the next call shows the dialog again, which the user
+              // The skip counted for nothing: the next call shows the dialog again, which the user
               // (the test's own click: declining never asks) declines.
               let settled = false;
               const next = attacker.callClear(120_000).finally(() => (settled = true));

@@ -586,6 +586,37 @@ export function consentRecord(page, key) {
 }
 
 /**
+ * Removes every tool's rest (`rest:*`, UV-16) from the page's consent store, as the user waiting it
+ * out would: a suite whose attempts each start from no refusals calls it after a reload (the rest
+ * holds across reloads, so a reload alone no longer ends it).
+ * @param {import('playwright-core').Page} page
+ */
+export function clearRests(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('ai-ops-consent');
+    open.onerror = () => resolve(undefined);
+    // No database yet: nothing rests. Opening must not create an empty one, which the page would
+    // then open at its version with no object store, and keep nothing in.
+    open.onupgradeneeded = () => open.transaction.abort();
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('records')) {
+        db.close();
+        resolve(undefined);
+        return;
+      }
+      const transaction = db.transaction('records', 'readwrite');
+      transaction.objectStore('records').delete(IDBKeyRange.bound('rest:', 'rest:\uffff'));
+      transaction.oncomplete = () => {
+        db.close();
+        resolve(undefined);
+      };
+      transaction.onerror = () => reject(transaction.error);
+    };
+  }));
+}
+
+/**
  * Resolves once the page has rendered two frames after now: whatever a click just did, its state
  * changes and the microtasks and tasks it queued before those frames have run. A negative check
  * ("a script's click did nothing") waits on this, not on a fixed time.

@@ -82,8 +82,9 @@ test('[CONF-1] [CONF-3] the action button: the operation runs and the agent gets
   const markdown = deck(3);
   const pending = callRelay(relay.client, 'slides_write', { markdown });
   await heading().waitFor({ timeout: 15_000 });
-  // Unchecked by default, focus on やめる.
-  assert.equal(await dialog().getByRole('checkbox', { name: 'このページでは今後尋ねない' }).isChecked(), false);
+  // The skip is its own button (UV-18), not a box; focus on やめる.
+  assert.equal(await dialog().getByRole('checkbox').count(), 0);
+  assert.equal(await dialog().getByRole('button', { name: 'このページでは今後尋ねない' }).count(), 1);
   assert.equal(await page.evaluate(() => document.querySelector('ai-ops-confirm').shadowRoot.activeElement?.textContent?.trim()), 'やめる');
   await dialog().getByRole('button', { name: '置き換える' }).click();
   const { isError, env } = await pending;
@@ -138,11 +139,10 @@ test('[CONF-7] two calls at once: two dialogs in turn, one at a time, each answe
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');
 });
 
-test('[CONF-5] 「このページでは今後尋ねない」 checked + the action: the next call runs without a dialog', async () => {
+test('[CONF-5] 「このページでは今後尋ねない」 (its own button, UV-18): the call runs, and the next call runs without a dialog', async () => {
   const pending = callRelay(relay.client, 'slides_write', { markdown: deck(8) });
   await heading().waitFor({ timeout: 15_000 });
-  await dialog().getByRole('checkbox', { name: 'このページでは今後尋ねない' }).check();
-  await dialog().getByRole('button', { name: '置き換える' }).click();
+  await dialog().getByRole('button', { name: 'このページでは今後尋ねない' }).click();
   assert.deepEqual((await pending).env, { ok: true, slideCount: 8 });
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');
 

@@ -109,6 +109,7 @@ test('[UNDO-2] a later change of the note (the user typed, the agent cleared aga
   assert.match(body, /あとの変更も元に戻ります: sample_clear_note/);
   assert.doesNotMatch(body, /AI のエージェント/);
   assert.equal(await dialog().getByRole('checkbox').count(), 0);
+  assert.equal(await dialog().getByRole('button', { name: 'このページでは今後尋ねない' }).count(), 0);
   assert.equal(await page.evaluate(() => document.querySelector('ai-ops-confirm').shadowRoot.activeElement?.textContent.trim()), 'やめる');
   await dialog().getByRole('button', { name: 'やめる' }).click();
   await waitFor(async () => (await dialogOpen()) === 0, 5000, 'the dialog to close');

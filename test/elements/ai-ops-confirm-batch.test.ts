@@ -212,17 +212,17 @@ describe('many waiting calls in the dialog (BATCH)', () => {
     clock.advance(0); // the switch-off after the test waits a task on this clock (APP-1)
   });
 
-  it('[BATCH-4] tab order 削除する/やめる → the list → すべて承認 → すべてやめる; すべてやめる declines exactly the listed calls', async () => {
+  it('[BATCH-4] tab order 削除する/やめる → このページでは今後尋ねない (UV-18) → the list → すべて承認 → すべてやめる; すべてやめる declines exactly the listed calls', async () => {
     const ctx = await setup();
     const answers = await burst(ctx, ['a.go', 'b.go', 'c.go']);
     const order: string[] = [];
     const name = (node: Element | null) => (node?.getAttribute('part') ?? node?.tagName.toLowerCase() ?? 'none').replace('button ', '');
     order.push(name(ctx.el.shadowRoot!.activeElement));
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await sendKeys({ press: 'Tab' });
       order.push(name(ctx.el.shadowRoot!.activeElement));
     }
-    expect(order).to.deep.equal(['cancel-button', 'action-button', 'summary', 'summary', 'approve-all-button', 'decline-all-button']);
+    expect(order).to.deep.equal(['cancel-button', 'action-button', 'skip-button', 'summary', 'summary', 'approve-all-button', 'decline-all-button']);
     await sendKeys({ press: 'Enter' });
     expect((await Promise.all(answers)).map((e) => e.error.code)).to.deep.equal(['declined', 'declined', 'declined']);
   });

@@ -48,4 +48,28 @@ describe('verified consent in the elements: the waiting prompt (UV-7)', () => {
     expect(envelope.error.code).to.equal('declined');
     expect(aiOps.log.getState().entries.at(-1)!.receipt).to.equal(null);
   });
+
+  it('[UV-18] while the OS prompt for the skip action is up, the dialog says that the skip is being signed, on the skip button and in the live region; axe passes', async () => {
+    await device.add(true);
+    const { aiOps, session, el } = await setup();
+    await device.present(false);
+    const call = session.call('go_delete_file', { path: 'c.go' });
+    await dialogFor(el);
+    // The guard is off here (setup): Tab, Tab to the skip action, Enter.
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'skip-button'));
+    await sendKeys({ press: 'Enter' });
+    await until(() => aiOps.confirmations.getState().current?.status === 'verifying', 'verifying');
+    await el.updateComplete;
+    expect(aiOps.confirmations.getState().current?.skipFuture).to.equal(true);
+    expect(textOf(part(el, 'verification-status'))).to.equal('本人確認を待っています（この操作と、今後尋ねないことの承認）');
+    expect(part(el, 'skip-button')!.getAttribute('aria-busy')).to.equal('true');
+    expect(part(el, 'action-button')!.hasAttribute('aria-busy')).to.equal(false);
+    expect(part(el, 'action-button')!.getAttribute('aria-disabled')).to.equal('true');
+    await expect(el).to.be.accessible();
+    (part(el, 'cancel-button') as HTMLButtonElement).focus();
+    await sendKeys({ press: 'Enter' });
+    expect(JSON.parse(await call).error.code).to.equal('declined');
+  });
 });

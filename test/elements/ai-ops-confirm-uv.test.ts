@@ -181,44 +181,36 @@ describe('verified consent in the elements (UV)', () => {
     await expect(sw).to.be.accessible();
   });
 
-  it('[UV-9] ticking 「今後尋ねない」 starts SAFE-7\'s guard again and shows beside the button what approving then grants; unticking removes it', async () => {
+  it('[UV-9] [UV-18] the skip is its own action, held back by SAFE-7\'s guard: after it, the present user\'s press on it is verified as a skip (the receipt says skipFuture until the period\'s end) and the next call runs with no dialog; the plain action\'s receipt grants none', async () => {
     await device.add(true);
     const clock = createFakeClock(Date.UTC(2025, 6, 1));
     const { aiOps, session, el } = await setup({ clock });
     el.clock = clock;
     el.pointerGuardMs = POINTER_GUARD_MS;
     const click = (target: Element) => sendMouse({ type: 'click', position: centerOf(target) });
-    const answer = session.call('go_delete_file', { path: 'e.go' });
+    // The plain action: the receipt grants no skip, and the next call asks again.
+    const plain = session.call('go_delete_file', { path: 'd.go' });
     await dialogFor(el);
     clock.advance(POINTER_GUARD_MS);
     await el.updateComplete;
-    const action = part(el, 'action-button')!;
-    expect(action.hasAttribute('aria-disabled')).to.equal(false);
-    expect(part(el, 'skip-choice')).to.equal(null);
-    // The box changes what the button grants: the guard starts again, and the choice shows beside it.
-    await click(part(el, 'checkbox')!);
-    await el.updateComplete;
-    expect((part(el, 'checkbox') as HTMLInputElement).checked).to.equal(true);
-    expect(action.getAttribute('aria-disabled')).to.equal('true');
-    const choice = part(el, 'skip-choice')!;
-    expect(textOf(choice)).to.equal('承認すると、このページでは今後このツールの操作を確認なしで実行します。');
-    expect(choice.parentElement).to.equal(part(el, 'actions'));
-    expect(choice.previousElementSibling).to.equal(action);
+    await click(part(el, 'action-button')!);
+    expect(JSON.parse(await plain).ok).to.equal(true);
+    expect(aiOps.log.getState().entries.at(-1)!.receipt!.description).to.include({ kind: 'call', skipFuture: false, skipUntil: null });
+    const answer = session.call('go_delete_file', { path: 'e.go' });
+    await dialogFor(el);
+    const skip = part(el, 'skip-button')!;
+    expect(textOf(skip)).to.equal('このページでは今後尋ねない');
+    expect(textOf(part(el, 'skip-choice'))).to.equal('「このページでは今後尋ねない」は、この操作を実行し、スイッチを切るまで（最長 7 日）このツールの操作を確認なしで実行します。');
+    expect(skip.getAttribute('aria-disabled')).to.equal('true');
     await expect(el).to.be.accessible();
-    await click(action);
+    // Inside the guard the press does nothing.
+    await click(skip);
     await el.updateComplete;
     expect(aiOps.confirmations.getState().current?.status).to.equal('waiting');
-    // Unticked: the choice goes, and the guard starts again as well.
     clock.advance(POINTER_GUARD_MS);
     await el.updateComplete;
-    await click(part(el, 'checkbox')!);
-    await el.updateComplete;
-    expect(part(el, 'skip-choice')).to.equal(null);
-    expect(action.getAttribute('aria-disabled')).to.equal('true');
-    await click(part(el, 'checkbox')!);
-    clock.advance(POINTER_GUARD_MS);
-    await el.updateComplete;
-    await click(action);
+    expect(skip.hasAttribute('aria-disabled')).to.equal(false);
+    await click(skip);
     expect(JSON.parse(await answer).ok).to.equal(true);
     const receipt = aiOps.log.getState().entries.at(-1)!.receipt!;
     expect(receipt.description).to.include({ kind: 'call', skipFuture: true, skipUntil: session.permission.getState().enabledUntil });
@@ -226,7 +218,7 @@ describe('verified consent in the elements (UV)', () => {
     expect(JSON.parse(await session.call('go_delete_file', { path: 'f.go' })).ok).to.equal(true);
     expect(el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
     // English strings too.
-    expect(aiOpsStringsEn.confirmSkipChosen).to.equal('Approving also lets this tool\'s operations run on this page without asking.');
+    expect(aiOpsStringsEn.confirmSkipChosen).to.equal('“Do not ask again on this page” runs this operation, and this tool\'s operations then run without asking until the switch is turned off (7 days at most).');
   });
 
   it('[UV-10] with the user away, two approvals give nothing (the verifier\'s own timeout; Firefox refuses at once): the third call gets no dialog and is declined saying so; the switch-on rests; 60 s later it asks again', async () => {

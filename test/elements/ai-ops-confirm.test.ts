@@ -20,7 +20,7 @@ const view = (el: AiOpsConfirm) => {
     title: root.querySelector('h2'),
     body: root.querySelector('[part="body"]'),
     detail: root.querySelector<HTMLDetailsElement>('details'),
-    checkbox: root.querySelector<HTMLInputElement>('input[type="checkbox"]'),
+    skip: root.querySelector<HTMLButtonElement>('[part~="skip-button"]'),
     cancel: root.querySelector<HTMLButtonElement>('.cancel'),
     action: root.querySelector<HTMLButtonElement>('.action'),
   };
@@ -67,7 +67,7 @@ describe('<ai-ops-confirm>', () => {
     await resetMouse();
   });
 
-  it('[CONF-1][CONF-2][CONF-3] is accessible; shows title, action label, body, detail, an unchecked checkbox; focus on やめる', async () => {
+  it('[CONF-1][CONF-2][CONF-3] is accessible; shows title, action label, body, detail, the skip as its own button (UV-18); focus on やめる', async () => {
     const { session, el } = await setup({ detail: '# 見出し\n<b>本文</b> "引用"' });
     await expect(el).to.be.accessible();
     expect(view(el).dialog.open).to.equal(false);
@@ -90,10 +90,11 @@ describe('<ai-ops-confirm>', () => {
     const pre = v.detail!.querySelector('pre')!;
     expect(pre.textContent).to.equal('# 見出し\n<b>本文</b> "引用"');
     expect(pre.querySelector('b')).to.equal(null);
-    // CONF-3: the checkbox, unchecked, below the body; focus starts on やめる.
-    expect(v.checkbox!.checked).to.equal(false);
-    expect(textOf(v.checkbox!.closest('label'))).to.equal('このページでは今後尋ねない');
-    expect(v.body!.compareDocumentPosition(v.checkbox!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    // CONF-3, UV-18: the skip, a button of its own below the body, after the action; focus starts on やめる.
+    expect(el.shadowRoot!.querySelector('input[type="checkbox"]')).to.equal(null);
+    expect(textOf(v.skip)).to.equal('このページでは今後尋ねない');
+    expect(v.body!.compareDocumentPosition(v.skip!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    expect(v.action!.compareDocumentPosition(v.skip!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     expect(el.shadowRoot!.activeElement).to.equal(v.cancel);
     expect(document.activeElement).to.equal(el);
     await expect(el).to.be.accessible();
@@ -147,23 +148,24 @@ describe('<ai-ops-confirm>', () => {
     await closed(el);
   });
 
-  it('[CONF-5] checked + action: later calls of that tool skip the dialog; やめる never saves the choice', async () => {
+  it('[CONF-5] the skip action (UV-18: its own button): later calls of that tool skip the dialog; the plain action and やめる never save the choice', async () => {
     const { aiOps, session, el } = await setup();
-    // やめる with the box checked saves nothing.
+    // やめる saves nothing; nor does the plain action.
     const first = session.call('go_delete_file', { path: 'a.go' });
     await shown(el);
-    await click(view(el).checkbox!);
-    expect(view(el).checkbox!.checked).to.equal(true);
     await click(view(el).cancel!);
     expect(JSON.parse(await first).error.code).to.equal('declined');
+    expect(JSON.parse(aiOps.storage.getItem(permissionKey('go'))!).skipConfirmUntil).to.equal(null);
+    const plain = session.call('go_delete_file', { path: 'p.go' });
+    await shown(el, 'p.go');
+    await click(view(el).action!);
+    expect(JSON.parse(await plain).ok).to.equal(true);
     expect(JSON.parse(aiOps.storage.getItem(permissionKey('go'))!).skipConfirmUntil).to.equal(null);
 
     const second = session.call('go_delete_file', { path: 'b.go' });
     await shown(el, 'b.go');
-    expect(view(el).checkbox!.checked).to.equal(false);
-    await click(view(el).checkbox!);
     const approved = oneEvent(el, 'ai-ops-confirm-approve');
-    await click(view(el).action!);
+    await click(view(el).skip!);
     expect((await approved).detail.skipFuture).to.equal(true);
     expect(JSON.parse(await second).ok).to.equal(true);
     await closed(el);
@@ -268,19 +270,17 @@ describe('<ai-ops-confirm>', () => {
     expect(JSON.parse(await second).ok).to.equal(true);
   });
 
-  it('[CONF-7] two at once are shown in turn, checkbox reset and focus on やめる; calls without confirmation never wait', async () => {
+  it('[CONF-7] two at once are shown in turn, focus on やめる each time; calls without confirmation never wait', async () => {
     const { session, el } = await setup();
     const first = session.call('go_delete_file', { path: 'one.go' });
     const second = session.call('go_delete_file', { path: 'two.go' });
     await shown(el, 'one.go');
     expect(el.shadowRoot!.querySelectorAll('h2').length).to.equal(1);
     expect(JSON.parse(await session.call('go_echo', { text: 'not waiting' }))).to.deep.equal({ text: 'not waiting', ok: true });
-    await click(view(el).checkbox!);
     await click(view(el).cancel!);
     expect(JSON.parse(await first).error.code).to.equal('declined');
     await shown(el, 'two.go');
     expect(view(el).dialog.open).to.equal(true);
-    expect(view(el).checkbox!.checked).to.equal(false);
     expect(el.shadowRoot!.activeElement).to.equal(view(el).cancel);
     await click(view(el).action!);
     expect(JSON.parse(await second).ok).to.equal(true);

@@ -145,6 +145,7 @@ describe('<ai-ops-log> undo and record', () => {
     expect(textOf(root.querySelector('[part~="body"]'))).to.contain('あとの変更も元に戻ります');
     expect(textOf(root.querySelector('[part~="action-button"]'))).to.equal('元に戻す');
     expect(root.querySelector('input[type="checkbox"]')).to.equal(null);
+    expect(root.querySelector('[part~="skip-button"]'), 'no skip for the user\'s own undo (UV-18)').to.equal(null);
     expect(root.activeElement).to.equal(root.querySelector('[part~="cancel-button"]'));
     await until(() => part(rows(el)[0], 'undo-button')!.getAttribute('aria-busy') === 'true', 'the button busy while the dialog asks');
     await expect(dialog).to.be.accessible();

@@ -69,4 +69,22 @@ describe('PointerGuardController', () => {
     document.dispatchEvent(new Event('visibilitychange'));
     expect(el.guard.active, 'disconnected: no listener').to.equal(false);
   });
+
+  it('[UV-18] [SAFE-7] for a key-guarded button (keys: true) a key press counts only when it went down on the button after the guard, and the click too', async () => {
+    const el = await fixture<GuardedProbe>(html`<pointer-guard-probe></pointer-guard-probe>`);
+    el.ms = 750;
+    el.guard.start();
+    el.guard.keyPressed(true);
+    expect(el.guard.allows(keyboardClick(), { keys: true }), 'pressed inside the guard').to.equal(false);
+    el.guard.keyPressed(true);
+    clock.advance(750);
+    expect(el.guard.allows(keyboardClick(), { keys: true }), 'pressed inside, the click after').to.equal(false);
+    expect(el.guard.allows(keyboardClick(), { keys: true }), 'a click with no key on the button').to.equal(false);
+    el.guard.keyPressed(false);
+    expect(el.guard.allows(keyboardClick(), { keys: true }), 'a key that went down elsewhere').to.equal(false);
+    el.guard.keyPressed(true);
+    expect(el.guard.allows(keyboardClick(), { keys: true }), 'pressed and clicked after').to.equal(true);
+    el.guard.start();
+    expect(el.guard.allows(keyboardClick()), 'without keys: the keyboard is never delayed').to.equal(true);
+  });
 });
