@@ -37,7 +37,8 @@ export function noticeView(host: HTMLElement & { requestUpdate(): void }, text: 
   const close = (): void => {
     closed.set(host, key);
     host.requestUpdate();
-    host.focus();
+    // The switch itself: `host.focus()` keeps a focus already inside the host (delegatesFocus), the × about to go.
+    host.shadowRoot?.querySelector('input')?.focus();
   };
   // The rules beside the switch's own `.alert` ones (which adopted sheets put after this one, so
   // these are more specific): the popover's user-agent box undone, and the ×.
