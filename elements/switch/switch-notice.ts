@@ -43,7 +43,7 @@ export function noticeView(host: HTMLElement & { requestUpdate(): void }, text: 
   // The rules beside the switch's own `.alert` ones (which adopted sheets put after this one, so
   // these are more specific): the popover's user-agent box undone, and the ×.
   return html`<style>
-    .alert[popover] { margin: 0; inset: auto; color: inherit; grid-template-columns: 1fr auto; max-width: min(var(--ai-ops-alert-width, 24rem), calc(100vw - 16px)); }
+    .alert[popover] { margin: 0; inset: auto; height: auto; color: inherit; grid-template-columns: 1fr auto; max-width: min(var(--ai-ops-alert-width, 24rem), calc(100vw - 16px)); }
     .alert[popover] button { grid-area: 1 / 2 / 3; align-self: start; margin: -.25rem -.5rem 0 .5rem; padding: .25rem .5rem; border: 0; border-radius: var(--_radius); background: none; color: inherit; font: inherit; line-height: 1; cursor: pointer; }
     .alert[popover] button::before { content: '\\d7'; font-size: 1.25em; }
   </style><div class="alert" part="alert" role="alert" popover="manual"
