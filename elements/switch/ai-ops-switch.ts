@@ -30,6 +30,8 @@ import { tokens } from '../internal/styles.js';
  * @csspart alert - The notice shown when starting failed or the stored permission remains.
  * @csspart alert-title - The notice's title.
  * @csspart alert-body - The notice's body: the reason, or what a reload does.
+ * @csspart alert-close - The notice's × button, which closes it (FIRST-2; drawn once the
+ *   on-demand part has loaded, with the notice in the top layer, elements/switch/switch-notice.ts).
  *
  * @cssproperty --ai-ops-accent - Track colour while on; focus ring.
  * @cssproperty --ai-ops-switch-off - Track colour while off.
