@@ -3,7 +3,8 @@
 //     dist/ai-ops.js (+ dist/ai-ops-chunks/)  one self-contained module (runtime + elements + Lit)
 //                                  for pages without a bundler: <script type="module" src=".../ai-ops.js">;
 //                                  what only shows while a switch is on is a chunk loaded then
-//     dist/ai-ops.js.LEGAL.txt     the licence notices of what the bundle contains (Lit)
+//     dist/ai-ops-chunks/*.LEGAL.txt  the licence notices of what the bundle contains (Lit), beside
+//                                  the chunk that holds it (esbuild writes one per output with notices)
 //     dist/vendor/                 polyfill and relay browser files, served from the page's origin
 //                                  (so dist/ served at /ai-ops/ needs no assetsBase)
 //   `node esbuild.config.mjs [page…]` (`npm start`, the tests): the above plus the playground in

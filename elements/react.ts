@@ -18,7 +18,7 @@ import type { AiOpsConfirm as AiOpsConfirmElement } from './confirm/ai-ops-confi
 import type { AiOpsLog as AiOpsLogElement } from './log/ai-ops-log.js';
 import type { AiOpsSwitch as AiOpsSwitchElement } from './switch/ai-ops-switch.js';
 import './define.js';
-import './jsx.js'; // the JSX types of the raw tags come with the wrappers
+export type {} from './jsx.js'; // the JSX types of the raw tags come with the wrappers: a type-only re-export, kept in the .d.ts and erased from the JS (a bare import of this side-effect-free module is one bundlers warn about)
 import type {
   AiOpsConfirmApproveEvent, AiOpsConfirmDeclineEvent, AiOpsLogVisibilityChangeEvent, AiOpsSwitchChangeEvent,
 } from './internal/events.js';

@@ -80,4 +80,5 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   statusSuccess: 'Succeeded',
   statusDeclined: 'Declined',
   statusFailure: 'Failed',
+  noticeClose: 'Close',
 });

@@ -172,6 +172,8 @@ export interface AiOpsStrings {
   statusDeclined: string;
   /** Badge of any other failure (LOG-3). */
   statusFailure: string;
+  /** Accessible name of the × that closes the switch's notice (FIRST-2). */
+  noticeClose: string;
 }
 
 
@@ -196,8 +198,19 @@ const pageStrings = createStore<Readonly<Partial<AiOpsStrings>>>({});
  * consent's wording here (`failureText`, UV-4), so its sentences and code stay out of what loads
  * while every switch is off (PKG-4).
  */
-export const switchWording = {
-  failure: (_text: Partial<AiOpsStrings>, state: Pick<ToolSessionState, 'reason' | 'error'>): string | null => state.error,
+export const switchWording: {
+  failure: (text: Partial<AiOpsStrings>, state: Pick<ToolSessionState, 'reason' | 'error'>) => string | null;
+  /**
+   * FIRST-2: the notice as the on-demand part draws it (elements/switch/switch-notice.ts, set with
+   * `failure`): in the top layer, inside the viewport, with a × that closes it. `key` is the state
+   * the notice is about: a closed notice stays closed until the key changes. Until then (or when the
+   * on-demand part could not load) the switch draws its own plain notice under itself.
+   */
+  notice?: (host: HTMLElement & { requestUpdate(): void }, text: AiOpsStrings, title: string, body: string | null, key: object) => unknown;
+  /** FIRST-2: places the notice `notice` drew, after each render of the switch. */
+  place?: (host: HTMLElement) => void;
+} = {
+  failure: (_text, state) => state.error,
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { ToolSessionState } from '../../src/tool-session.js';
 import { aiOpsStringsStore, setAiOpsStrings, switchStrings, switchWording, type AiOpsStrings } from './strings-store.js';
+import { noticeView, placeNotice } from '../switch/switch-notice.js';
 
 export type { AiOpsStrings } from './strings-store.js';
 
@@ -87,6 +88,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   statusSuccess: '成功',
   statusDeclined: '中止',
   statusFailure: '失敗',
+  noticeClose: '閉じる',
 });
 
 /**
@@ -106,6 +108,8 @@ export function failureText(text: Partial<AiOpsStrings>, { reason, error }: Pick
 // it, PKG-4), and the page's own strings set again, unchanged, so every element renders with them.
 Object.assign(switchStrings, defaultAiOpsStrings);
 switchWording.failure = failureText;
+switchWording.notice = noticeView;
+switchWording.place = placeNotice;
 setAiOpsStrings(aiOpsStringsStore.getState());
 
 /**

@@ -30,6 +30,8 @@ import { tokens } from '../internal/styles.js';
  * @csspart alert - The notice shown when starting failed or the stored permission remains.
  * @csspart alert-title - The notice's title.
  * @csspart alert-body - The notice's body: the reason, or what a reload does.
+ * @csspart alert-close - The notice's × button, which closes it (FIRST-2; drawn once the
+ *   on-demand part has loaded, with the notice in the top layer, elements/switch/switch-notice.ts).
  *
  * @cssproperty --ai-ops-accent - Track colour while on; focus ring.
  * @cssproperty --ai-ops-switch-off - Track colour while off.
@@ -122,7 +124,7 @@ export class AiOpsSwitch extends AiOpsElement {
   // The session may be provided after this element connected: follow the list, then the session.
   private readonly view = new StoreController(this, undefined, (sessions: readonly ToolSession[], get) => {
     const session = sessions.find((s) => s.tool === this.tool);
-    return session && { session, state: get(session), storedOnRemains: get(session.permission).storedOnRemains };
+    return session && { session, state: get(session), permission: get(session.permission) };
   });
   /**
    * APP-1: the runtime and tool this switch is attached to while connected (`AiOps.attach`, from
@@ -162,19 +164,22 @@ export class AiOpsSwitch extends AiOpsElement {
   }
 
   protected override render() {
-    const { state, storedOnRemains } = this.view.value ?? {};
-    if (this.hidden || !state) return nothing;
+    const { state, permission } = this.view.value ?? {};
+    if (this.hidden || !state || !permission) return nothing;
     const { text } = this;
     // SW-4: why starting failed; SAFE-3: turning off could not remove the stored permission.
     // UV-4: consent's refusal in the page's words (its code and values), else the failure's message.
-    const notice = state.error !== null ? [text.startFailedTitle, switchWording.failure(text, state)]
-      : storedOnRemains && state.status === 'off' ? [text.storedOnTitle, text.storedOn] : null;
+    // FIRST-2: drawn by the on-demand part once loaded (always, before any notice but one that
+    // says it could not load), with the state it is about, so a closed notice stays closed.
+    const [title, body, key] = state.error !== null ? [text.startFailedTitle, switchWording.failure(text, state), state]
+      : permission.storedOnRemains && state.status === 'off' ? [text.storedOnTitle, text.storedOn, permission] : [];
     // Written without indentation: the switch's code loads with every page (PKG-4).
     return html`<div class="base" part="base"><input id="switch" part="switch" type="checkbox" role="switch"
 .checked=${this.on} aria-busy=${state.status === 'starting' ? 'true' : nothing} @change=${this.onChange}
-/><label part="label" for="switch">${text.switchLabel}</label></div>${notice ? html`<div class="alert" part="alert"
-role="alert"><strong part="alert-title">${notice[0]}</strong>
-<span part="alert-body">${notice[1]}</span></div>` : nothing}`;
+/><label part="label" for="switch">${text.switchLabel}</label></div>${!key ? nothing : switchWording.notice
+  ? switchWording.notice(this, text, title!, body!, key) : html`<div class="alert" part="alert"
+role="alert"><strong part="alert-title">${title}</strong>
+<span part="alert-body">${body}</span></div>`}`;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -183,6 +188,7 @@ role="alert"><strong part="alert-title">${notice[0]}</strong>
     // click between two renders with the same status) is put back here, as lit's `live` would.
     const input = this.renderRoot.querySelector('input');
     if (input && input.checked !== this.on) input.checked = this.on;
+    switchWording.place?.(this);
   }
 
   private onChange(event: Event): void {

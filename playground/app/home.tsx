@@ -35,12 +35,15 @@ const TOOLS: readonly ToolNote[] = [
     operations: [['go_list_files', 'ファイルの一覧を見る'], ['go_read_file', 'ファイルを読む'], ['go_write_file', 'ファイルを書く'], ['go_delete_file', 'ファイルを消す', true], ['go_run', 'プログラムを実行して出力を返す'], ['go_test', 'テストを実行して結果を返す']] },
 ];
 
-/** Playwright MCP's config for a Chromium with its own WebMCP (as the README gives it). */
+/**
+ * Playwright MCP's config for a Chromium with its own WebMCP, headed (FIRST-6): the user verifies
+ * the switch-on in the browser's window, which a headless browser does not have (the README says so).
+ */
 const PLAYWRIGHT_CONFIG = JSON.stringify({
   browser: {
     browserName: 'chromium',
     isolated: true,
-    launchOptions: { executablePath: '/usr/bin/chromium', headless: true, args: ['--enable-features=WebMCP'] },
+    launchOptions: { executablePath: '/usr/bin/chromium', headless: false, args: ['--enable-features=WebMCP'] },
   },
 }, null, 2);
 
@@ -90,10 +93,10 @@ export function Home() {
 
       <section aria-labelledby="home-tools">
         <h2 id="home-tools">ツール</h2>
+        <p className="home-sample"><a href="/sample/">sample</a> — React もバンドラーも使わない、ふつうの HTML のページ(操作 3 つ)。タグを書くだけでどのページにも載せられることの見本です。</p>
         <ul className="home-tools">
           {TOOLS.map((note) => <ToolCard key={note.tool} note={note} />)}
         </ul>
-        <p className="home-sample"><a href="/sample/">sample</a> — React もバンドラーも使わない、ふつうの HTML のページ(操作 3 つ)。タグを書くだけでどのページにも載せられることの見本です。</p>
       </section>
 
       <section aria-labelledby="home-connect">
@@ -117,7 +120,7 @@ export function Home() {
           </article>
           <article aria-labelledby="connect-browser">
             <h3 id="connect-browser">ブラウザー自身の WebMCP</h3>
-            <p>WebMCP のあるブラウザー(Chromium 156 では <code>--enable-features=WebMCP</code>、Chrome 160 からは最初から)では、スイッチをオンにするだけで操作がブラウザーの <code>document.modelContext</code> に載り、ブラウザーのエージェントや拡張機能から使えます。インストールするものはありません。</p>
+            <p>WebMCP のあるブラウザー(Chromium 156 では <code>--enable-features=WebMCP</code>)では、スイッチをオンにするだけで操作がブラウザーの <code>document.modelContext</code> に載り、ブラウザーのエージェントや拡張機能から使えます。インストールするものはありません。</p>
           </article>
         </div>
       </section>

@@ -78,3 +78,18 @@ test('[RUNNER] the app document at / carries this start\'s runner token, so the 
   await page.goBack();
   await page.getByRole('heading', { level: 1, name: 'ai-ops playground' }).waitFor();
 });
+
+test('[FIRST-6] the home page claims no Chrome version that turns WebMCP on, gives a headed Playwright MCP config (the user verifies in its window), and shows /sample/ before the tool cards', async () => {
+  const text = await page.locator('main').innerText();
+  assert.doesNotMatch(text, /Chrome 160/);
+  const configs = await page.locator('pre.home-code').allTextContents();
+  const playwright = configs.find((c) => c.includes('"browserName"'));
+  assert.ok(playwright, 'the Playwright MCP config is shown');
+  assert.equal(JSON.parse(playwright).browser.launchOptions.headless, false);
+  const sampleFirst = await page.evaluate(() => {
+    const sample = document.querySelector('a[href="/sample/"]');
+    const firstCard = document.querySelector('.home-tool');
+    return !!sample && !!firstCard && !!(sample.compareDocumentPosition(firstCard) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  assert.equal(sampleFirst, true, 'the sample link comes before the tool cards');
+});
