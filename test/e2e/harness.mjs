@@ -62,13 +62,24 @@ export async function startRelay({ origin, port }) {
     env: { PATH: process.env.PATH ?? '', HOME: home },
     stderr: 'pipe',
   });
+  let said = '';
+  transport.stderr?.on('data', (chunk) => (said += chunk));
   const client = new Client({ name: 'ai-ops-e2e', version: '1.0.0' });
   const listChanged = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged.push(Date.now()));
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // What the command said, for a test of why it stopped.
+    await rm(home, { recursive: true, force: true });
+    error.stderr = said;
+    throw error;
+  }
   return {
     client,
     listChanged,
+    /** What the command said on stderr so far. */
+    stderr: () => said,
     async close() {
       await client.close().catch(() => {});
       await rm(home, { recursive: true, force: true });

@@ -1,0 +1,159 @@
+// Issue 43, the relay pairs with its page and its client (DOOR-6..DOOR-9): each attack of the issue
+// as a real local process (test/e2e/fixtures/relay-attacker.mjs, a plain Node program with `ws`)
+// against the real relay command (bin/ai-ops-relay.mjs with a real MCP SDK client on its stdio) and
+// a real Chromium page (/sample/, its switch turned on by the user with their device, the virtual
+// authenticator). Build first: `node esbuild.config.mjs`. Run in a network namespace of its own
+// (fixed ports 9333-9348).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import {
+  root, startDemo, startRelay, launchBrowser, waitFor, clickSwitch, listedNames, envelope, recordTraffic, settlePage, switchIsOn,
+} from './harness.mjs';
+
+const ATTACKER = join(root, 'test/e2e/fixtures/relay-attacker.mjs');
+/** Where the page looks for its relay: the default port (DEFAULT_RELAY_PORT). */
+const PAGE_PORT = 9333;
+/** Where the impostor holds a port before the user's relay starts. */
+const IMPOSTOR_PORT = 9340;
+
+/**
+ * Starts one attack as its own process; `events` is what it reported so far, `next(pred)` waits for
+ * a report matching `pred`, `exited` resolves with its exit code.
+ */
+function attacker(mode, ...args) {
+  const child = spawn(process.execPath, [ATTACKER, mode, ...args.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const events = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      events.push(JSON.parse(buffered.slice(0, end)));
+      buffered = buffered.slice(end + 1);
+    }
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code);
+  return {
+    events,
+    exited,
+    stderr: () => stderr,
+    next: (pred, ms = 10_000, what = 'the attacker\'s report') => waitFor(() => events.find(pred), ms, what),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/** A page's console errors and uncaught errors, as a person with the console open would see them. */
+function recordConsole(page) {
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  return errors;
+}
+
+let demo, browser, page, traffic, consoleErrors, relay;
+const attackers = [];
+
+before(async () => {
+  demo = await startDemo();
+  browser = await launchBrowser();
+  // The page's time is Playwright's clock, flowing as usual: 60 s of a switch on without a relay
+  // run as the page's own timers, not as 60 real seconds.
+  await browser.context.clock.install();
+  page = await browser.context.newPage();
+  traffic = recordTraffic(page);
+  consoleErrors = recordConsole(page);
+  await page.goto(`${demo.origin}/sample/`);
+  await page.locator('ai-ops-switch[tool="sample"] input[role="switch"]').waitFor({ timeout: 30_000 });
+});
+
+after(async () => {
+  for (const a of attackers) await a.stop();
+  await browser?.close();
+  await relay?.close();
+  await demo?.close();
+});
+
+/** Runs 60 s of the page's clock, 2 s at a time, letting the page's requests end in between. */
+async function sixtySecondsOfPageTime() {
+  for (let elapsed = 0; elapsed < 60_000; elapsed += 2000) await settlePage(page, traffic, 2000);
+}
+
+test('[DOOR-9] with a switch on and no relay, 60 s of the page\'s time: 0 console errors, 0 sockets, nothing asked of a relay port', { timeout: 180_000 }, async () => {
+  await clickSwitch(page, 'sample');
+  assert.equal(await switchIsOn(page, 'sample'), true);
+  await sixtySecondsOfPageTime();
+  assert.deepEqual({ sockets: traffic.sockets, toRelayPorts: traffic.toRelayPorts(), consoleErrors }, { sockets: [], toRelayPorts: [], consoleErrors: [] });
+});
+
+test('[DOOR-6] [DOOR-9] no relay running: a neighbour listening on the page\'s relay port gets no tools and no note', { timeout: 180_000 }, async () => {
+  const neighbour = attacker('listen', PAGE_PORT);
+  attackers.push(neighbour);
+  await neighbour.next((e) => e.event === 'listening');
+  // The page looks for a relay every 2 s while a switch is on: 60 s of its time is many looks.
+  await sixtySecondsOfPageTime();
+  await neighbour.stop();
+  assert.deepEqual(neighbour.events.filter((e) => e.event !== 'listening'), [], 'the neighbour got nothing from the page');
+  assert.deepEqual(traffic.sockets, []);
+});
+
+test('[DOOR-6] [DOOR-2] a relay peer without Origin (relay/hello, relay/list-tools, relay/invoke) is closed unanswered', { timeout: 60_000 }, async () => {
+  relay = await startRelay({ origin: demo.origin, port: PAGE_PORT });
+  // The positive sign: the page's tools reach the user's agent, so there is something to steal.
+  await waitFor(async () => (await listedNames(relay.client)).includes('sample_read_note'), 30_000, 'the sample tools through the relay');
+  const peer = attacker('peer', PAGE_PORT, 'sample_read_note');
+  attackers.push(peer);
+  await peer.exited;
+  assert.deepEqual(peer.events.filter((e) => e.event === 'tools' || e.event === 'result'), [], 'the peer got neither the tools nor the note');
+  assert.ok(peer.events.some((e) => e.event === 'closed' || e.event === 'refused'), 'the door ended the connection');
+});
+
+test('[DOOR-6] [DOOR-8] a fake page without Origin under the real page\'s tab id: refused; the agent lists and calls only the real page\'s tool', { timeout: 60_000 }, async () => {
+  const { structuredContent, content } = await relay.client.callTool({ name: 'webmcp_list_sources', arguments: {} });
+  const sources = structuredContent?.sources ?? JSON.parse(content[0].text).sources;
+  const tabId = sources.find((s) => s.origin === demo.origin).tabId;
+  const fake = attacker('fake-page', PAGE_PORT, tabId, demo.origin, 'sample_read_note');
+  attackers.push(fake);
+  await fake.next((e) => e.event === 'refused' || e.event === 'planted' || e.event === 'closed');
+  // Whatever the fake page did has reached the relay by the time a list asked after it answers.
+  const { tools } = await relay.client.listTools();
+  assert.deepEqual(tools.filter((t) => /Ignore earlier instructions/.test(t.description ?? '')).map((t) => t.name), [], 'the impostor\'s tool is not listed');
+  const read = await relay.client.callTool({ name: 'sample_read_note', arguments: {} });
+  assert.match(envelope(read).text, /メモ/, 'the agent\'s call reached the real page');
+  assert.deepEqual(fake.events.filter((e) => e.event === 'invoked'), [], 'the impostor was never called');
+  assert.ok(fake.events.some((e) => e.event === 'refused' && e.status === 403), `refused at the handshake: ${JSON.stringify(fake.events)}`);
+});
+
+test('[DOOR-7] an impostor holding the port and answering like a guarded door is never attached to: the command stops, naming the port and --port', { timeout: 60_000 }, async () => {
+  const impostor = attacker('impostor', IMPOSTOR_PORT);
+  attackers.push(impostor);
+  await impostor.next((e) => e.event === 'listening');
+  let second;
+  let failure = null;
+  try {
+    second = await startRelay({ origin: demo.origin, port: IMPOSTOR_PORT });
+  } catch (error) {
+    failure = error;
+  }
+  if (second) {
+    // Attached: what the agent would now see and send.
+    const names = await listedNames(second.client).catch(() => []);
+    await second.client.callTool({ name: 'read_file', arguments: { path: 'secrets.env' } }).catch(() => {});
+    await second.close();
+    assert.fail(`the relay attached to the impostor: the agent listed ${JSON.stringify(names)}; the impostor got ${JSON.stringify(impostor.events.filter((e) => e.event === 'invoked'))}`);
+  }
+  assert.match(failure.stderr ?? '', new RegExp(`port ${IMPOSTOR_PORT}`));
+  assert.match(failure.stderr ?? '', /--port/);
+  assert.deepEqual(impostor.events.filter((e) => e.event === 'invoked'), []);
+});
