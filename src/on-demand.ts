@@ -86,28 +86,34 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const { window: win, clock, assetsBase, relayPort, autoReconnect, anyOn } = options;
   const loader = options.loader ?? createDomScriptLoader(win.document);
   const modelContext = createModelContextProvider({ loader, window: win, clock, assetsBase, browserModelContext: options.browserModelContext });
-  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget' });
+  const consentStore = options.consentStore ?? defaultConsentStore(win);
+  // DOOR-6: the pairing is kept under the consent store's protection, beside the enrolment.
+  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget', pairingStore: consentStore });
   // Every session's operations, so the last switch-off can wait for their calls to answer (APP-1).
   const sessions: SessionOperations[] = [];
   let closing = false;
+  const end = () => {
+    void relay.unpair();
+    relay.disconnect();
+  };
   const update = () => {
     if (autoReconnect) relay.keepLooking(anyOn);
     if (anyOn() || closing) return;
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port; with a call
     // still answering (a declined dialog, a call already executing), once it answered and the
     // answer had a moment to cross the widget, unless a switch came back on meanwhile (SAFE-5).
-    if (!sessions.some((s) => s.busy())) return relay.disconnect();
+    // DOOR-6, DOOR-9: the off ends the pairing too; the relay withdraws the page's tools as it hears so.
+    if (!sessions.some((s) => s.busy())) return end();
     closing = true;
     void Promise.all(sessions.map((s) => s.settled()))
       .then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, ANSWER_CROSSES_MS)))
       .then(() => {
         closing = false;
-        if (!anyOn()) relay.disconnect();
+        if (!anyOn()) end();
       });
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
-  const consentStore = options.consentStore ?? defaultConsentStore(win);
   const verifier = options.verifier !== undefined ? options.verifier
     : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs });
   const consent = createConsentGate({ verifier, clock, automated, store: consentStore });
@@ -122,7 +128,14 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
       approveAll: (ids) => queue.approveAll(ids),
       declineAll: (ids) => queue.declineAll(ids),
     },
-    relay: { reconnect: () => relay.reconnect(), isConnected: () => relay.isConnected(), refused: relay.refused },
+    relay: {
+      reconnect: () => relay.reconnect(),
+      isConnected: () => relay.isConnected(),
+      refused: relay.refused,
+      status: relay.status,
+      pair: (code) => relay.pair(code),
+      unpair: () => relay.unpair(),
+    },
     verification: verifier && {
       fingerprint: () => verifier.fingerprint(),
       publicKey: () => verifier.enrolled(),

@@ -33,6 +33,25 @@ import { DEFAULT_ASSETS_BASE, DEFAULT_RELAY_PORT } from './defaults.js';
 import { RelayLookout, askDoor, openSocket, widgetLoaded } from './relay-probe.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 import { createStore, readableStore, type ReadableStore } from './store.js';
+import { createMemoryConsentStore, type ConsentStore } from './consent-store.js';
+import { forgetPairing, keepPairing, pairWithCode, PairingError, readPairing, type Pairing, type RelayClientInfo } from './relay-pairing.js';
+import { pairedSockets, type PairedSockets } from './relay-socket.js';
+
+/** Whether the page is paired with a relay, and whether that relay is connected now (DOOR-6, DOOR-10). */
+export interface RelayStatus {
+  /** A pairing is kept: the page looks for its relay (only there). */
+  readonly paired: boolean;
+  /** The paired relay proved the pairing on the live connection. */
+  readonly connected: boolean;
+  /** The relay's MCP client (its `initialize` clientInfo), once the relay said. */
+  readonly client: RelayClientInfo | null;
+  /** When the live connection was proved (the page clock's ms), or null. */
+  readonly since: number | null;
+  /** The relay on the paired port did not know the pairing at the last try. */
+  readonly refused: boolean;
+}
+
+const UNPAIRED: RelayStatus = Object.freeze({ paired: false, connected: false, client: null, since: null, refused: false });
 
 /** Where the vendor files are and which relay port the widget tries first. */
 export interface RelayOptions {
@@ -63,6 +82,18 @@ export interface RelayConnector {
    * frame asks), while it says so; null otherwise, and before any probe. `probe` discovery only.
    */
   readonly refused: ReadableStore<string | null>;
+  /** DOOR-6, DOOR-10: whether the page is paired, and who is connected since when. */
+  readonly status: ReadableStore<RelayStatus>;
+  /**
+   * DOOR-6: pairs with the relay on the page's relay port by the code the user was given (through
+   * their agent); rejects with a {@link PairingError}. Only while a switch is on.
+   */
+  pair(code: string): Promise<void>;
+  /**
+   * DOOR-6, DOOR-9: 「接続を解除」, an off, the period's end: tells the relay (its tools leave its
+   * list at once), forgets the pairing, removes the widget.
+   */
+  unpair(): Promise<void>;
 }
 
 /** Options of {@link RelayConnection}. */
@@ -75,6 +106,8 @@ export interface RelayConnectionOptions extends RelayOptions {
    * `probe`: the widget is added idle; {@link RelayConnection.discover} starts it once the relay port answers.
    */
   discovery?: 'widget' | 'probe';
+  /** Where the pairing is kept (DOOR-6): the consent store; default in memory (tests). */
+  pairingStore?: ConsentStore;
 }
 
 const WIDGET_SELECTOR = '[data-webmcp-relay]';
@@ -124,6 +157,16 @@ export class RelayConnection implements RelayConnector {
   readonly #lookout: RelayLookout;
   readonly #refused = createStore<string | null>(null);
   readonly refused = readableStore(this.#refused);
+  readonly #status = createStore<RelayStatus>(UNPAIRED);
+  readonly status = readableStore(this.#status);
+  readonly #store: ConsentStore;
+  /** The kept pairing, once read; undefined before. */
+  #pairing: Pairing | null = null;
+  #reading: Promise<Pairing | null> | null = null;
+  /** The paired sockets of the current widget document. */
+  #sockets: PairedSockets | null = null;
+  /** Each armed widget document's own WebSocket class, for the port probe (which must not be paired). */
+  readonly #native = new WeakMap<Window, typeof WebSocket>();
 
   /** The widget asks the page for its tools right after it reached a relay: the only sign of a live connection. */
   readonly #onMessage = (event: MessageEvent) => {
@@ -142,6 +185,7 @@ export class RelayConnection implements RelayConnector {
     this.#embedSrc = new URL('relay/embed.js', new URL(options.assetsBase ?? DEFAULT_ASSETS_BASE, this.#doc.baseURI)).href;
     this.#port = String(options.relayPort ?? DEFAULT_RELAY_PORT);
     this.#probing = options.discovery === 'probe';
+    this.#store = options.pairingStore ?? createMemoryConsentStore();
     this.#win.addEventListener('message', this.#onMessage);
     this.#lookout = new RelayLookout(this.#win, this.#clock, {
       connected: () => this.#connected,
@@ -158,8 +202,47 @@ export class RelayConnection implements RelayConnector {
     if (this.#disposed) return;
     this.#wanted = true;
     const epoch = this.#epoch;
+    // DOOR-9: no pairing, no widget: no WebSocket, no port scanned, nothing logged.
+    if (!(await this.#readPairing()) || !this.#current(epoch)) return;
     if (!this.#doc.querySelector(WIDGET_SELECTOR)) await this.#addWidget();
     if (this.#current(epoch)) void this.discover();
+  }
+
+  /** The kept pairing, read once from the store. */
+  #readPairing(): Promise<Pairing | null> {
+    if (this.#pairing) return Promise.resolve(this.#pairing);
+    // While unpaired, read again each time: another tab of this origin may have paired since.
+    return (this.#reading ??= readPairing(this.#store).catch(() => null).then((pairing) => {
+      this.#reading = null;
+      if (!this.#pairing && pairing) {
+        this.#pairing = pairing;
+        this.#status.setState({ ...UNPAIRED, paired: true, client: pairing.client });
+      }
+      return this.#pairing ?? null;
+    }));
+  }
+
+  async pair(code: string): Promise<void> {
+    if (this.#disposed || !this.#wanted) throw new PairingError('off');
+    const pairing = await pairWithCode({
+      context: this.#win as Window & typeof globalThis, origin: this.#win.location.origin, port: Number(this.#port), code, signal: this.#discovery.signal,
+    });
+    if (!this.#wanted) throw new PairingError('off');
+    await keepPairing(this.#store, pairing);
+    this.#pairing = pairing;
+    this.#status.setState({ ...UNPAIRED, paired: true, client: pairing.client });
+    await this.reconnect();
+  }
+
+  async unpair(): Promise<void> {
+    // Said on the live socket first, synchronously: the relay withdraws the tools as it reads it.
+    this.#sockets?.unpair();
+    this.#sockets = null;
+    this.#pairing = null;
+    this.#status.setState(UNPAIRED);
+    // The switch stays as it is: only the widget goes (a new code pairs again at once).
+    this.#dropWidget();
+    await forgetPairing(this.#store);
   }
 
   async reconnect(): Promise<void> {
@@ -169,9 +252,16 @@ export class RelayConnection implements RelayConnector {
 
   disconnect(): void {
     this.#wanted = false;
+    this.#dropWidget();
+  }
+
+  /** Removes the widget and its sockets; a step begun before it does nothing after it. */
+  #dropWidget(): void {
     this.#epoch++;
     this.#discovery.abort();
     this.#discovery = new AbortController();
+    this.#sockets?.closeAll();
+    this.#sockets = null;
     this.#removeWidget();
   }
 
@@ -196,14 +286,20 @@ export class RelayConnection implements RelayConnector {
 
   async discover(): Promise<boolean> {
     const current = this.#doc.querySelector<HTMLIFrameElement>(WIDGET_SELECTOR);
-    if (!this.#probing || !this.#wanted || this.#connected || !current || current === this.#discovering) return false;
+    if (!this.#pairing && this.#wanted) {
+      // Another tab of this origin may have paired: an IndexedDB read, nothing on the network.
+      const epoch = this.#epoch;
+      if (await this.#readPairing() && this.#current(epoch) && !current) await this.connect();
+      return false;
+    }
+    if (!this.#pairing || !this.#wanted || this.#connected || !current || current === this.#discovering) return false;
     if (current === this.#told && this.#clock.now() - this.#toldAt < TOLD_AGAIN_AFTER_MS) return false;
     const epoch = this.#epoch;
     const { signal } = this.#discovery;
     this.#discovering = current;
     try {
       let frame = await this.#ready(current, signal);
-      if (!frame || !(await this.#probe(frame, signal)) || !frame.isConnected || this.#connected || !this.#current(epoch)) return false;
+      if (!frame || (this.#probing && !(await this.#probe(frame, signal))) || !frame.isConnected || this.#connected || !this.#current(epoch)) return false;
       if (frame === this.#told) {
         this.#removeWidget();
         await this.#addWidget();
@@ -211,6 +307,7 @@ export class RelayConnection implements RelayConnector {
         frame = await this.#ready(this.#doc.querySelector(WIDGET_SELECTOR), signal);
         if (!frame || !this.#current(epoch)) return false;
       }
+      if (!this.#arm(frame)) return false;
       frame.contentWindow?.postMessage({ type: 'webmcp.connect' }, new URL(frame.src).origin);
       this.#told = frame;
       this.#toldAt = this.#clock.now();
@@ -220,14 +317,55 @@ export class RelayConnection implements RelayConnector {
     }
   }
 
+  /**
+   * DOOR-6, DOOR-9: gives the widget's document the paired WebSocket (relay-socket.ts) before it is
+   * told to connect: it opens nothing but the paired relay's address, and passes the widget nothing
+   * until that relay proved the pairing. False when the widget's document cannot be reached.
+   */
+  #arm(frame: HTMLIFrameElement): boolean {
+    const pairing = this.#pairing;
+    let frameWindow: (Window & typeof globalThis) | null = null;
+    try {
+      frameWindow = frame.contentWindow as (Window & typeof globalThis) | null;
+      if (!pairing || !frameWindow?.WebSocket) return false;
+    } catch {
+      return false;
+    }
+    this.#sockets?.closeAll();
+    const sockets = pairedSockets(frameWindow, pairing, this.#win.location.origin, {
+      authenticated: (client) => {
+        if (this.#pairing !== pairing) return;
+        this.#status.setState({ paired: true, connected: true, client: client ?? pairing.client, since: this.#clock.now(), refused: false });
+      },
+      refused: () => {
+        if (this.#pairing !== pairing) return;
+        this.#status.setState({ ...this.#status.getState(), connected: false, since: null, refused: true });
+        // Ended in another tab of this origin (its off, its 「接続を解除」): then this page is unpaired too.
+        void readPairing(this.#store).catch(() => null).then((kept) => {
+          if (this.#pairing !== pairing || kept?.id === pairing.id) return;
+          this.#pairing = null;
+          this.#status.setState(UNPAIRED);
+          this.#dropWidget();
+        });
+      },
+      closed: () => {
+        if (this.#pairing === pairing) this.#status.setState({ ...this.#status.getState(), connected: false, since: null });
+      },
+    });
+    if (!this.#native.has(frameWindow)) this.#native.set(frameWindow, frameWindow.WebSocket);
+    (frameWindow as unknown as { WebSocket: unknown }).WebSocket = sockets.WebSocket;
+    this.#sockets = sockets;
+    return true;
+  }
+
   /** True while the connection is wanted and no disconnect happened since `epoch` was read. */
   #current(epoch: number) {
     return this.#wanted && epoch === this.#epoch;
   }
 
   async #addWidget() {
-    const attributes: Record<string, string> = { 'data-relay-port': this.#port, 'data-ai-ops-relay': '' };
-    if (this.#probing) attributes['data-auto-connect'] = 'false';
+    // Always idle at first: the widget's document gets the paired WebSocket before it connects (#arm).
+    const attributes: Record<string, string> = { 'data-relay-port': String(this.#pairing?.port ?? this.#port), 'data-ai-ops-relay': '', 'data-auto-connect': 'false' };
     // One embed.js at a time: a connect while one loads waits for it rather than adding a second.
     const loading = (this.#embedding ??= this.#loader.load(this.#embedSrc, attributes).finally(() => {
       this.#embedding = null;
@@ -269,13 +407,14 @@ export class RelayConnection implements RelayConnector {
     const timer = this.#clock.setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
     const onAbort = () => timeout.abort();
     signal.addEventListener('abort', onAbort, { once: true });
+    const port = String(this.#pairing?.port ?? this.#port);
     const answered = this.#probeBySocket
-      ? openSocket(context, this.#port, timeout.signal).then((opened) => {
+      ? openSocket(context, port, timeout.signal, this.#native.get(context) ?? context.WebSocket).then((opened) => {
         this.#probeBySocket = opened;
         if (opened) this.#refused.setState(null);
         return opened;
       })
-      : askDoor(context, this.#port, timeout.signal).then((door) => {
+      : askDoor(context, port, timeout.signal).then((door) => {
         if (door === null) return false;
         this.#refused.setState(door.refused ? context.location.origin : null);
         return door.refused ? false : (this.#probeBySocket = true);

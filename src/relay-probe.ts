@@ -48,10 +48,13 @@ export function askDoor(context: typeof globalThis, port: string, signal: AbortS
     .then((door: { service?: unknown; served?: unknown } | null) => ({ refused: door?.service === 'ai-ops-relay' && door.served === false })), () => null);
 }
 
-/** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */
-export function openSocket(context: typeof globalThis, port: string, signal: AbortSignal): Promise<boolean> {
+/**
+ * Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. `Socket`
+ * is the document's own WebSocket class (the widget's document gets a paired one, relay-socket.ts).
+ */
+export function openSocket(context: typeof globalThis, port: string, signal: AbortSignal, Socket: typeof WebSocket = context.WebSocket): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const socket = new context.WebSocket(`ws://127.0.0.1:${port}/`);
+    const socket = new Socket(`ws://127.0.0.1:${port}/`);
     const done = (opened: boolean) => {
       signal.removeEventListener('abort', cancel);
       socket.onopen = socket.onerror = null;

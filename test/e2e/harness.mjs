@@ -2,6 +2,7 @@
 // over @mcp-b/webmcp-local-relay), Debian's Chromium driven by playwright-core, and an MCP SDK
 // client talking to the relay over stdio.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -53,18 +54,33 @@ export async function startDemo() {
   return startServer({ port: 0, root: join(root, 'dist/site') });
 }
 
+/**
+ * The runtime directory of this test process's relays (AI_OPS_RELAY_RUNTIME_DIR, DOOR-6, DOOR-7):
+ * one per process, 0700, so the relays of one suite share their secrets and pairings as one user's
+ * would, and suites running at once in other network namespaces (same ports, same /tmp) never read
+ * each other's.
+ */
+export const RELAY_RUNTIME_DIR = await mkdtemp(join(tmpdir(), 'ai-ops-relay-run-'));
+process.once('exit', () => {
+  try {
+    rmSync(RELAY_RUNTIME_DIR, { recursive: true, force: true });
+  } catch {
+    // best effort
+  }
+});
+
 /** Starts the relay the way the README tells an agent to, with a real MCP client on its stdio. */
-export async function startRelay({ origin, port }) {
+export async function startRelay({ origin, port, clientInfo = { name: 'ai-ops-e2e', version: '1.0.0' } }) {
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-relay-home-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, 'bin/ai-ops-relay.mjs'), '--port', String(port), '--widget-origin', origin],
-    env: { PATH: process.env.PATH ?? '', HOME: home },
+    env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR },
     stderr: 'pipe',
   });
   let said = '';
   transport.stderr?.on('data', (chunk) => (said += chunk));
-  const client = new Client({ name: 'ai-ops-e2e', version: '1.0.0' });
+  const client = new Client(clientInfo);
   const listChanged = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged.push(Date.now()));
   try {
@@ -85,6 +101,35 @@ export async function startRelay({ origin, port }) {
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * DOOR-6: the agent asks its relay for a pairing code (`ai_ops_pair`), as the README says, and
+ * reads the code out of the words it is to tell the user.
+ */
+export async function askPairingCode(client) {
+  const result = await client.callTool({ name: 'ai_ops_pair', arguments: {} });
+  const match = /コード ([0-9A-Z]{5}-[0-9A-Z]{5}) /.exec(result.content?.[0]?.text ?? '');
+  if (!match) throw new Error(`ai_ops_pair gave no code: ${JSON.stringify(result)}`);
+  return match[1];
+}
+
+/**
+ * DOOR-6: pairs `page` with the relay of `client` the way a user does: the agent asks for the code
+ * and tells the user; the user opens the tool's log, its 「AI のエージェントのつなぎ方」, types the
+ * code and presses 「つなぐ」. Resolves once the log says the relay is connected. A switch of the
+ * page must be on (pairing belongs to a switch period).
+ */
+export async function pairPage(page, client, tool) {
+  const code = await askPairingCode(client);
+  await showLog(page, tool);
+  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+  const connect = log.locator('[part="connect"]');
+  if ((await connect.getAttribute('open')) === null) await connect.locator('summary').click();
+  await log.locator('[part="pair-code"]').fill(code);
+  await log.locator('[part="pair-button"]').click();
+  await log.locator('[part="relay-status-text"]').filter({ hasText: /とつながっています|Connected to/ }).waitFor({ timeout: 30_000 });
+  return code;
 }
 
 /**

@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import {
   root, startDemo, startRelay, launchBrowser, waitFor, clickSwitch, listedNames, envelope, recordTraffic, settlePage, switchIsOn,
+  pairPage, askPairingCode, showLog,
 } from './harness.mjs';
 
 const ATTACKER = join(root, 'test/e2e/fixtures/relay-attacker.mjs');
@@ -108,8 +109,25 @@ test('[DOOR-6] [DOOR-9] no relay running: a neighbour listening on the page\'s r
   assert.deepEqual(traffic.sockets, []);
 });
 
+const sampleNames = async () => (await listedNames(relay.client)).filter((n) => n.startsWith('sample_')).sort();
+
+test('[DOOR-6] [DOOR-10] the person\'s path: the agent asks for a code, the user types it in the log; the page\'s tools reach the agent, the log names the agent', { timeout: 90_000 }, async () => {
+  relay = await startRelay({ origin: demo.origin, port: PAGE_PORT, clientInfo: { name: 'Claude Code', version: '2.1.0' } });
+  // Before pairing, the relay lists none of the page's tools, though the page's switch is on.
+  assert.deepEqual(await sampleNames(), []);
+  assert.deepEqual(traffic.sockets, []);
+  const { content } = await relay.client.callTool({ name: 'ai_ops_pair', arguments: {} });
+  // The words the agent tells the user name the log's disclosure, the code and the button (README).
+  assert.match(content[0].text, /「AI のエージェントのつなぎ方」を開き、コード [0-9A-Z]{5}-[0-9A-Z]{5} を入れて「つなぐ」を押してください/);
+  await pairPage(page, relay.client, 'sample');
+  await waitFor(async () => (await sampleNames()).length === 3, 30_000, 'the sample tools through the relay');
+  const read = await relay.client.callTool({ name: 'sample_read_note', arguments: {} });
+  assert.match(envelope(read).text, /メモ/);
+  const status = await page.locator('ai-ops-log[tool="sample"] [part="relay-status-text"]').textContent();
+  assert.match(status, /Claude Code 2\.1\.0 とつながっています \(.+ から\)/);
+});
+
 test('[DOOR-6] [DOOR-2] a relay peer without Origin (relay/hello, relay/list-tools, relay/invoke) is closed unanswered', { timeout: 60_000 }, async () => {
-  relay = await startRelay({ origin: demo.origin, port: PAGE_PORT });
   // The positive sign: the page's tools reach the user's agent, so there is something to steal.
   await waitFor(async () => (await listedNames(relay.client)).includes('sample_read_note'), 30_000, 'the sample tools through the relay');
   const peer = attacker('peer', PAGE_PORT, 'sample_read_note');
@@ -133,6 +151,61 @@ test('[DOOR-6] [DOOR-8] a fake page without Origin under the real page\'s tab id
   assert.match(envelope(read).text, /メモ/, 'the agent\'s call reached the real page');
   assert.deepEqual(fake.events.filter((e) => e.event === 'invoked'), [], 'the impostor was never called');
   assert.ok(fake.events.some((e) => e.event === 'refused' && e.status === 403), `refused at the handshake: ${JSON.stringify(fake.events)}`);
+});
+
+test('[DOOR-6] a forged code typed in the page is refused, and the page stays as it was', { timeout: 60_000 }, async () => {
+  const log = page.locator('ai-ops-log[tool="sample"]');
+  await log.locator('[part="pair-code"]').fill('ABCDE-FGHJK');
+  await log.locator('[part="pair-button"]').click();
+  await log.locator('[part="pair-error"]').filter({ hasText: /このコードではつなげません/ }).waitFor({ timeout: 20_000 });
+  assert.deepEqual(await sampleNames(), ['sample_clear_note', 'sample_read_note', 'sample_wait']);
+});
+
+test('[DOOR-6] reload keeps the pairing: the page comes back to the relay without a new code', { timeout: 90_000 }, async () => {
+  await page.reload();
+  await page.locator('ai-ops-switch[tool="sample"] input[role="switch"]').waitFor({ timeout: 30_000 });
+  assert.equal(await switchIsOn(page, 'sample'), true);
+  await waitFor(async () => (await sampleNames()).length === 3, 30_000, 'the sample tools again after the reload');
+  await showLog(page, 'sample');
+  await page.locator('ai-ops-log[tool="sample"] [part="relay-status-text"]').filter({ hasText: /とつながっています/ }).waitFor({ timeout: 20_000 });
+});
+
+test('[DOOR-6] [DOOR-9] off ends the pairing: the tools leave the relay by the time the switch reads off; on again, nothing connects until the user pairs', { timeout: 120_000 }, async () => {
+  const before = traffic.sockets.length;
+  await clickSwitch(page, 'sample');
+  assert.equal(await switchIsOn(page, 'sample'), false);
+  assert.deepEqual(await sampleNames(), []);
+  await clickSwitch(page, 'sample');
+  assert.equal(await switchIsOn(page, 'sample'), true);
+  await sixtySecondsOfPageTime();
+  assert.deepEqual(await sampleNames(), []);
+  assert.equal(traffic.sockets.length, before, 'no new WebSocket without a pairing');
+  assert.equal(await page.locator('ai-ops-log[tool="sample"] [part="relay-status"]').count(), 0);
+  // The user pairs again: the tools are back.
+  await pairPage(page, relay.client, 'sample');
+  await waitFor(async () => (await sampleNames()).length === 3, 30_000, 'the sample tools after pairing again');
+});
+
+test('[DOOR-6] 「接続を解除」 ends the pairing: the tools leave the relay, the log says nothing is paired', { timeout: 60_000 }, async () => {
+  const log = page.locator('ai-ops-log[tool="sample"]');
+  await log.locator('[part="unpair-button"]').click();
+  await waitFor(async () => (await sampleNames()).length === 0, 10_000, 'the tools withdrawn');
+  await waitFor(async () => (await log.locator('[part="relay-status"]').count()) === 0, 10_000, 'the status gone');
+  assert.equal(await switchIsOn(page, 'sample'), true);
+});
+
+test('[DOOR-6] a used code is refused: the code that paired once does not pair again', { timeout: 60_000 }, async () => {
+  const code = await askPairingCode(relay.client);
+  const log = page.locator('ai-ops-log[tool="sample"]');
+  await log.locator('[part="pair-code"]').fill(code);
+  await log.locator('[part="pair-button"]').click();
+  await log.locator('[part="relay-status-text"]').filter({ hasText: /とつながっています/ }).waitFor({ timeout: 30_000 });
+  await log.locator('[part="unpair-button"]').click();
+  await waitFor(async () => (await log.locator('[part="relay-status"]').count()) === 0, 10_000, 'unpaired');
+  await log.locator('[part="pair-code"]').fill(code);
+  await log.locator('[part="pair-button"]').click();
+  await log.locator('[part="pair-error"]').filter({ hasText: /このコードではつなげません/ }).waitFor({ timeout: 20_000 });
+  assert.deepEqual(await sampleNames(), []);
 });
 
 test('[DOOR-7] an impostor holding the port and answering like a guarded door is never attached to: the command stops, naming the port and --port', { timeout: 60_000 }, async () => {

@@ -3,7 +3,6 @@
 // clients that try its door the way a local program or a second relay would.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { root, waitFor } from '../e2e/harness.mjs';
+import { root, waitFor, RELAY_RUNTIME_DIR } from '../e2e/harness.mjs';
 
 import {
   MSG, codeKey, ephemeralKey, pairingKey, proof, nonce,
@@ -19,19 +18,8 @@ import {
 
 export { root, waitFor };
 
-/**
- * The runtime directory of this test process's relays (AI_OPS_RELAY_RUNTIME_DIR): one per process,
- * 0700 (mkdtemp), so two relays of one suite share their per-start secrets as one user's would, and
- * suites running at once in other network namespaces (same ports, same /tmp) never read each other's.
- */
-export const RUNTIME_DIR = await mkdtemp(join(tmpdir(), 'ai-ops-relay-run-'));
-process.once('exit', () => {
-  try {
-    rmSync(RUNTIME_DIR, { recursive: true, force: true });
-  } catch {
-    // best effort
-  }
-});
+/** The runtime directory of this test process's relays (the harness's, see RELAY_RUNTIME_DIR there). */
+export const RUNTIME_DIR = RELAY_RUNTIME_DIR;
 
 /** The environment a relay of this test process runs in: its own HOME, the shared runtime directory. */
 export const relayEnv = (home) => ({ PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RUNTIME_DIR });
