@@ -224,11 +224,28 @@ export class RelayConnection implements RelayConnector {
 
   async pair(code: string): Promise<void> {
     if (this.#disposed || !this.#wanted) throw new PairingError('off');
-    const pairing = await pairWithCode({
-      context: this.#win as Window & typeof globalThis, origin: this.#win.location.origin, port: Number(this.#port), code, signal: this.#discovery.signal,
-    });
-    if (!this.#wanted) throw new PairingError('off');
+    const epoch = this.#epoch;
+    const context = this.#win as Window & typeof globalThis;
+    let pairing: Pairing;
+    try {
+      pairing = await pairWithCode({ context, origin: this.#win.location.origin, port: Number(this.#port), code, signal: this.#discovery.signal });
+    } catch (error) {
+      // DOOR-5: a relay that refused this origin at the handshake looks like no relay; its plain
+      // answer tells the two apart, and the log says which.
+      if (error instanceof PairingError && error.reason === 'no-relay' && this.#current(epoch)) {
+        const door = await askDoor(context, this.#port, new AbortController().signal).catch(() => null);
+        if (door?.refused && this.#current(epoch)) this.#refused.setState(this.#win.location.origin);
+      }
+      throw error;
+    }
+    // An off (or 「接続を解除」) while the code was being checked: nothing is kept, nothing connects.
+    if (!this.#current(epoch)) throw new PairingError('off');
+    this.#refused.setState(null);
     await keepPairing(this.#store, pairing);
+    if (!this.#current(epoch)) {
+      await forgetPairing(this.#store);
+      throw new PairingError('off');
+    }
     this.#pairing = pairing;
     this.#status.setState({ ...UNPAIRED, paired: true, client: pairing.client });
     await this.reconnect();
@@ -349,7 +366,10 @@ export class RelayConnection implements RelayConnector {
         });
       },
       closed: () => {
-        if (this.#pairing === pairing) this.#status.setState({ ...this.#status.getState(), connected: false, since: null });
+        if (this.#pairing !== pairing) return;
+        // The relay went (the agent quit): the lookout looks for it again, and a focus re-creates the widget (RELAY-5).
+        this.#connected = false;
+        this.#status.setState({ ...this.#status.getState(), connected: false, since: null });
       },
     });
     if (!this.#native.has(frameWindow)) this.#native.set(frameWindow, frameWindow.WebSocket);

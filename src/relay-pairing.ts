@@ -36,7 +36,7 @@ export interface RelayClientInfo {
 export interface Pairing {
   readonly id: string;
   readonly key: CryptoKey;
-  /** Where the paired relay said it listens: the page looks there only. */
+  /** Where the page paired with the relay (the port it proved itself on): the page looks there only. */
   readonly port: number;
   readonly client: RelayClientInfo | null;
 }
@@ -191,7 +191,8 @@ export async function pairWithCode({ context, origin, port, code, signal, timeou
           const key = await deriveKey(crypto, ecdh.privateKey, theirs, codeRaw, origin).catch(() => null);
           if (!key) return fail('relay');
           end();
-          resolve({ id, key, port: relayPort, client: clientInfoOf(message.client) });
+          // Where the page reached the relay: the relay's own port, or a port forwarded to it.
+          resolve({ id, key, port, client: clientInfoOf(message.client) });
         }
       }).catch(() => fail('relay'));
     };
