@@ -73,12 +73,14 @@ export class RelayConnect implements ReactiveController {
 
   /** Follows the relay connection's `refused` store, once per connection of the log. */
   private follow() {
-    this.following ??= Promise.all([this.relay().refused(), this.relay().status()]).then(([store, status]) => {
+    this.following ??= Promise.all([this.relay().refused(), this.relay().status().catch(() => null)]).then(([store, status]) => {
       if (this.following === null) return;
       this.refusal = store;
       this.stopFollowing = store.subscribe(() => this.host.requestUpdate());
-      this.statusStore = status;
-      this.stopStatus = status.subscribe(() => this.host.requestUpdate());
+      if (status) {
+        this.statusStore = status;
+        this.stopStatus = status.subscribe(() => this.host.requestUpdate());
+      }
       this.host.requestUpdate();
     }, () => {});
   }
