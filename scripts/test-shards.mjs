@@ -28,6 +28,7 @@ export const SUITE_SECONDS = {
   'slides-page.test.mjs': [13, 14], 'sql-page.test.mjs': [19, 20], 'switch-off-page.test.mjs': [2, 2],
   'undo-core.test.mjs': [9, 9], 'undo-docs.test.mjs': [16, 16], 'undo-files.test.mjs': [13, 13],
   'undo-sql.test.mjs': [11, 11], 'sample-relay-firefox.test.mjs': [22],
+  'relay-pairing.test.mjs': [150, 150],
 };
 export const DEFAULT_SECONDS = 10;
 /** What starting a suite costs besides its tests (a browser, a server, a relay). */

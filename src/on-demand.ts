@@ -17,7 +17,7 @@ import { createModelContextProvider, type ModelContextLike, type ModelContextPro
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
 import { createSessionOperations, type SessionOperations } from './session-operations.js';
-import type { OperationLogWriter } from './operation-log.js';
+import type { CallVia, OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
@@ -92,6 +92,12 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   // Every session's operations, so the last switch-off can wait for their calls to answer (APP-1).
   const sessions: SessionOperations[] = [];
   let closing = false;
+  // DOOR-10: a call through the relay names the agent whose relay is connected, as its MCP client
+  // said in initialize; `relay` alone when none is (another caller of navigator.modelContextTesting).
+  const relayChannel = (via: CallVia): CallVia => {
+    const { connected, client } = relay.status.getState();
+    return via === 'relay' && connected && client ? `relay ${client.name}${client.version ? ` ${client.version}` : ''}` : via;
+  };
   const end = () => {
     void relay.unpair();
     relay.disconnect();
@@ -153,7 +159,7 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
     undo: keeper.undo,
     consent,
     createSessionOperations: (deps) => {
-      const operations = createSessionOperations({ ...deps, keeper, consent });
+      const operations = createSessionOperations({ ...deps, keeper, consent, channel: relayChannel });
       sessions.push(operations);
       return operations;
     },

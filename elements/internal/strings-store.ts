@@ -150,6 +150,13 @@ export interface AiOpsStrings {
   logRelayPaired: string;
   logRelayNotKnown: string;
   logUnpair: string;
+  logVia: string;
+  logViaRelayClient: string;
+  logViaRelay: string;
+  logViaWebmcp: string;
+  logViaPolyfill: string;
+  logViaPage: string;
+  logViaUser: string;
   /** Label of the arguments of an expanded row (LOG-4). */
   logArguments: string;
   /** Label of the result of an expanded row (LOG-4). */

@@ -103,6 +103,7 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart args-summary - A row's argument summary.
  * @csspart badge - A row's status badge (also `badge-success`, `badge-declined`, `badge-failure`).
  * @csspart result-summary - A row's result summary.
+ * @csspart via - An expanded row's channel: the relay and its agent, the browser's WebMCP, a browser agent (DOOR-10).
  * @csspart args - An expanded row's arguments.
  * @csspart result - An expanded row's result.
  *

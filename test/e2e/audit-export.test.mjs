@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
   BROWSER_MODE, OPERATIONS, callRelay, clickSwitch, freePort, launchBrowser, logRows, readLogRows, relayedNames, showLog,
-  startDemo, startRelay, waitFor,
+  startDemo, startRelay, waitFor, ensurePaired
 } from './harness.mjs';
 import { TOOLS, clickNav } from './app-harness.mjs';
 
@@ -39,6 +39,8 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
     if (tool !== TOOLS[0]) await clickNav(page, tool);
     await switchOf(tool).waitFor({ timeout: 30_000 });
     await clickSwitch(page, tool);
+    // DOOR-6: paired once; the other pages of the app keep the pairing.
+    await ensurePaired(page, relay.client, tool);
     await waitFor(async () => (await relayedNames(relay.client)).filter((n) => n.startsWith(`${tool}_`)).length === OPERATIONS[tool].length,
       30_000, `${tool}'s operations through the relay`);
     // A page still loading what its read needs answers not_ready, which is logged too.

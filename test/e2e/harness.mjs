@@ -127,9 +127,24 @@ export async function pairPage(page, client, tool) {
   const connect = log.locator('[part="connect"]');
   if ((await connect.getAttribute('open')) === null) await connect.locator('summary').click();
   await log.locator('[part="pair-code"]').fill(code);
-  await log.locator('[part="pair-button"]').click();
+  // Enter in the field, as a person who just typed the code does (on some pages the tool's own
+  // content overlaps the log panel's buttons; the field is where the focus is).
+  await log.locator('[part="pair-code"]').press('Enter');
   await log.locator('[part="relay-status-text"]').filter({ hasText: /とつながっています|Connected to/ }).waitFor({ timeout: 30_000 });
   return code;
+}
+
+/**
+ * DOOR-6: what a user does when the page's log does not already say the agent is connected (the
+ * origin was paired earlier in the switch period, in this tab or another): pairs as
+ * {@link pairPage} does. Resolves once the log says the relay is connected.
+ */
+export async function ensurePaired(page, client, tool) {
+  await showLog(page, tool);
+  const connected = page.locator(`ai-ops-log[tool="${tool}"] [part="relay-status-text"]`).filter({ hasText: /とつながっています|Connected to/ });
+  // The log shows the pairing once it has read it: a moment after the switch went on.
+  const already = await connected.waitFor({ timeout: 3000 }).then(() => true, () => false);
+  if (!already) await pairPage(page, client, tool);
 }
 
 /**
@@ -356,8 +371,8 @@ export async function clickSwitch(page, tool) {
 
 // ---- Helpers for the relay end-to-end files (test/e2e/relay-*.test.mjs) ----
 
-/** The relay's own tools (@mcp-b/webmcp-local-relay 2.2.0), listed beside the relayed ones. */
-export const RELAY_OWN_TOOLS = ['webmcp_call_tool', 'webmcp_list_sources', 'webmcp_list_tools', 'webmcp_open_page'];
+/** The relay's own tools (@mcp-b/webmcp-local-relay 2.2.0's, and ai-ops-relay's `ai_ops_pair`, DOOR-6), listed beside the relayed ones. */
+export const RELAY_OWN_TOOLS = ['ai_ops_pair', 'webmcp_call_tool', 'webmcp_list_sources', 'webmcp_list_tools', 'webmcp_open_page'];
 
 /** The 23 operations of the design doc, by tool. */
 export const OPERATIONS = {

@@ -64,6 +64,7 @@ function recordConsole(page) {
 }
 
 let demo, browser, page, traffic, consoleErrors, relay;
+const openSockets = new Set();
 const attackers = [];
 
 before(async () => {
@@ -75,6 +76,12 @@ before(async () => {
   page = await browser.context.newPage();
   traffic = recordTraffic(page);
   consoleErrors = recordConsole(page);
+  page.on('websocket', (ws) => {
+    openSockets.add(ws);
+    // A socket closed before it connected is reported as an error, not a close.
+    ws.on('close', () => openSockets.delete(ws));
+    ws.on('socketerror', () => openSockets.delete(ws));
+  });
   await page.goto(`${demo.origin}/sample/`);
   await page.locator('ai-ops-switch[tool="sample"] input[role="switch"]').waitFor({ timeout: 30_000 });
 });
@@ -111,7 +118,7 @@ test('[DOOR-6] [DOOR-9] no relay running: a neighbour listening on the page\'s r
 
 const sampleNames = async () => (await listedNames(relay.client)).filter((n) => n.startsWith('sample_')).sort();
 
-test('[DOOR-6] [DOOR-10] the person\'s path: the agent asks for a code, the user types it in the log; the page\'s tools reach the agent, the log names the agent', { timeout: 90_000 }, async () => {
+test('[DOOR-6] [DOOR-10] the person\'s path: the agent asks for a code, the user types it in the log; the page\'s tools reach the agent, the log names the agent and each row its channel', { timeout: 90_000 }, async () => {
   relay = await startRelay({ origin: demo.origin, port: PAGE_PORT, clientInfo: { name: 'Claude Code', version: '2.1.0' } });
   // Before pairing, the relay lists none of the page's tools, though the page's switch is on.
   assert.deepEqual(await sampleNames(), []);
@@ -125,6 +132,10 @@ test('[DOOR-6] [DOOR-10] the person\'s path: the agent asks for a code, the user
   assert.match(envelope(read).text, /メモ/);
   const status = await page.locator('ai-ops-log[tool="sample"] [part="relay-status-text"]').textContent();
   assert.match(status, /Claude Code 2\.1\.0 とつながっています \(.+ から\)/);
+  // The call's row names its channel: the relay, and the agent behind it (DOOR-10).
+  const row = page.locator('ai-ops-log[tool="sample"] [part="row"]').last();
+  await row.locator('[part="row-summary"]').click();
+  assert.equal((await row.locator('[part="via"]').textContent()).trim(), '経路: relay (Claude Code 2.1.0)');
 });
 
 test('[DOOR-6] [DOOR-2] a relay peer without Origin (relay/hello, relay/list-tools, relay/invoke) is closed unanswered', { timeout: 60_000 }, async () => {
@@ -206,6 +217,41 @@ test('[DOOR-6] a used code is refused: the code that paired once does not pair a
   await log.locator('[part="pair-button"]').click();
   await log.locator('[part="pair-error"]').filter({ hasText: /このコードではつなげません/ }).waitFor({ timeout: 20_000 });
   assert.deepEqual(await sampleNames(), []);
+});
+
+test('[DOOR-9] [SAFE-5] the user pairs, and the switch goes off 0–200 ms later, 20 runs in a row: nothing left open or listed by the relay', { timeout: 600_000 }, async () => {
+  const input = page.locator('ai-ops-switch[tool="sample"] input[role="switch"]');
+  if (await switchIsOn(page, 'sample')) await clickSwitch(page, 'sample');
+  const delays = [0, 10, 25, 50, 100, 150, 200];
+  for (let run = 1; run <= 20; run++) {
+    const ms = delays[run % delays.length];
+    await clickSwitch(page, 'sample');
+    assert.equal(await switchIsOn(page, 'sample'), true, `run ${run}: on`);
+    const code = await askPairingCode(relay.client);
+    await showLog(page, 'sample');
+    const log = page.locator('ai-ops-log[tool="sample"]');
+    if ((await log.locator('[part="connect"]').getAttribute('open')) === null) await log.locator('[part="connect"] summary').click();
+    await log.locator('[part="pair-code"]').fill(code);
+    // 「つなぐ」, then the switch off `ms` later, both inside the page (no round trip between them).
+    await page.evaluate((delay) => new Promise((resolve) => {
+      document.querySelector('ai-ops-log[tool="sample"]').shadowRoot.querySelector('[part="pair-button"]').click();
+      setTimeout(() => {
+        document.querySelector('ai-ops-switch[tool="sample"]').shadowRoot.querySelector('input[role="switch"]').click();
+        resolve();
+      }, delay);
+    }), ms);
+    await input.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 20_000 });
+    assert.equal(await switchIsOn(page, 'sample'), false, `run ${run} (${ms} ms): the switch reads off`);
+    // Past whatever the pairing, the widget or a timer would still do: 10 s of the page's clock.
+    await settlePage(page, traffic, 10_000);
+    await waitFor(() => [...openSockets].every((ws) => ws.isClosed()), 10_000, `run ${run} (${ms} ms): no WebSocket open`).catch(async (error) => {
+      throw new Error(`${error.message}: ${[...openSockets].filter((ws) => !ws.isClosed()).map((ws) => ws.url())}; listed ${await sampleNames()}`);
+    });
+    assert.deepEqual(await sampleNames(), [], `run ${run} (${ms} ms): nothing listed by the relay`);
+    const { structuredContent, content } = await relay.client.callTool({ name: 'webmcp_list_sources', arguments: {} });
+    assert.equal((structuredContent?.sources ?? JSON.parse(content[0].text).sources).length, 0, `run ${run} (${ms} ms): no source`);
+    assert.equal(await page.locator('[data-webmcp-relay]').count(), 0, `run ${run} (${ms} ms): no widget`);
+  }
 });
 
 test('[DOOR-7] an impostor holding the port and answering like a guarded door is never attached to: the command stops, naming the port and --port', { timeout: 60_000 }, async () => {

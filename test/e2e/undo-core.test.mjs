@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, renderedTwice, root, showLog, startDemo, startRelay, waitFor,
+  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, renderedTwice, root, showLog, startDemo, startRelay, waitFor, ensurePaired
 } from './harness.mjs';
 
 let demo, relay, browser, page;
@@ -40,6 +40,8 @@ before(async () => {
   page = await browser.context.newPage();
   await page.goto(`${demo.origin}/sample/`);
   await clickSwitch(page, TOOL);
+  // DOOR-6: the user pairs the page with their agent.
+  await ensurePaired(page, relay.client, TOOL);
   await waitFor(async () => (await listedNames(relay.client)).includes('sample_clear_note'), 20_000, 'the sample operations through the relay');
   await showLog(page, TOOL);
 });
@@ -146,6 +148,8 @@ test('[UNDO-4] over the page\'s budget the oldest before-state goes, and its row
   const smallNote = small.getByRole('textbox', { name: 'メモ' });
   await smallNote.fill('a'.repeat(40));
   await clickSwitch(small, TOOL);
+  // The first page's off ended the pairing (DOOR-6): the user pairs this one.
+  await ensurePaired(small, relay.client, TOOL);
   await showLog(small, TOOL);
   const smallRows = small.locator(`ai-ops-log[tool="${TOOL}"] [role="log"] [part~="row"]`);
   const clear = async () => {

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, logRows, showLog, OPERATIONS,
+  confirmDialog, logRows, showLog, OPERATIONS, ensurePaired
 } from './harness.mjs';
 
 const embedId = `undo-${Date.now().toString(36)}`;
@@ -117,6 +117,9 @@ before(async () => {
   goPage = await openToolPage(browser.context, demo.origin, 'go', `?id=${embedId}`);
   await goPage.locator('#file-tree [role="treeitem"]').first().waitFor({ timeout: 30_000 });
   await clickSwitch(goPage, 'go');
+  // DOOR-6: the user pairs once, in the go tab; the node tab, looked at, uses the pairing too.
+  await ensurePaired(goPage, relay.client, 'go');
+  await nodePage.bringToFront();
   const expected = [...OPERATIONS.node, ...OPERATIONS.go].sort();
   let listed = [];
   await waitFor(async () => JSON.stringify((listed = await relayedNames(relay.client))) === JSON.stringify(expected), 30_000, 'the node and go operations through the relay')
