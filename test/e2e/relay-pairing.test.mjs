@@ -65,6 +65,8 @@ function recordConsole(page) {
 
 let demo, browser, page, traffic, consoleErrors, relay;
 const openSockets = new Set();
+/** Every WebSocket the page opened, in order. */
+const allSockets = [];
 const attackers = [];
 
 before(async () => {
@@ -77,6 +79,7 @@ before(async () => {
   traffic = recordTraffic(page);
   consoleErrors = recordConsole(page);
   page.on('websocket', (ws) => {
+    allSockets.push(ws);
     openSockets.add(ws);
     // A socket closed before it connected is reported as an error, not a close.
     ws.on('close', () => openSockets.delete(ws));
@@ -98,11 +101,31 @@ async function sixtySecondsOfPageTime() {
   for (let elapsed = 0; elapsed < 60_000; elapsed += 2000) await settlePage(page, traffic, 2000);
 }
 
-test('[DOOR-9] with a switch on and no relay, 60 s of the page\'s time: 0 console errors, 0 sockets, nothing asked of a relay port', { timeout: 180_000 }, async () => {
+/** The demo's other tool pages. */
+const OTHER_PAGES = ['slides', 'sql', 'drawio', 'excalidraw', 'node', 'go'];
+
+test('[DOOR-9] with switches on and no relay, 60 s of the pages\' time: 0 console errors, 0 sockets, nothing asked of a relay port, on every page', { timeout: 300_000 }, async () => {
+  const others = [];
+  for (const tool of OTHER_PAGES) {
+    const other = await browser.context.newPage();
+    others.push({ tool, page: other, traffic: recordTraffic(other), errors: recordConsole(other) });
+    await other.goto(`${demo.origin}/${tool}/`);
+    await other.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`).waitFor({ timeout: 30_000 });
+    await clickSwitch(other, tool);
+    assert.equal(await switchIsOn(other, tool), true, tool);
+  }
   await clickSwitch(page, 'sample');
   assert.equal(await switchIsOn(page, 'sample'), true);
+  // The clock is the context's: 60 s of it runs every page's timers.
   await sixtySecondsOfPageTime();
-  assert.deepEqual({ sockets: traffic.sockets, toRelayPorts: traffic.toRelayPorts(), consoleErrors }, { sockets: [], toRelayPorts: [], consoleErrors: [] });
+  const seen = (t, errors) => ({ sockets: t.sockets, toRelayPorts: t.toRelayPorts(), consoleErrors: errors });
+  const none = { sockets: [], toRelayPorts: [], consoleErrors: [] };
+  assert.deepEqual(seen(traffic, consoleErrors), none, 'sample');
+  for (const other of others) {
+    await settlePage(other.page, other.traffic, 0);
+    assert.deepEqual(seen(other.traffic, other.errors), none, other.tool);
+    await other.page.close();
+  }
 });
 
 test('[DOOR-6] [DOOR-9] no relay running: a neighbour listening on the page\'s relay port gets no tools and no note', { timeout: 180_000 }, async () => {
@@ -225,6 +248,7 @@ test('[DOOR-9] [SAFE-5] the user pairs, and the switch goes off 0–200 ms later
   const delays = [0, 10, 25, 50, 100, 150, 200];
   for (let run = 1; run <= 20; run++) {
     const ms = delays[run % delays.length];
+    const first = allSockets.length;
     await clickSwitch(page, 'sample');
     assert.equal(await switchIsOn(page, 'sample'), true, `run ${run}: on`);
     const code = await askPairingCode(relay.client);
@@ -244,8 +268,10 @@ test('[DOOR-9] [SAFE-5] the user pairs, and the switch goes off 0–200 ms later
     assert.equal(await switchIsOn(page, 'sample'), false, `run ${run} (${ms} ms): the switch reads off`);
     // Past whatever the pairing, the widget or a timer would still do: 10 s of the page's clock.
     await settlePage(page, traffic, 10_000);
-    await waitFor(() => [...openSockets].every((ws) => ws.isClosed()), 10_000, `run ${run} (${ms} ms): no WebSocket open`).catch(async (error) => {
-      throw new Error(`${error.message}: ${[...openSockets].filter((ws) => !ws.isClosed()).map((ws) => ws.url())}; listed ${await sampleNames()}`);
+    // The sockets this run opened (the pairing's, the widget's, a probe) have all closed.
+    const opened = () => allSockets.slice(first).filter((ws) => openSockets.has(ws));
+    await waitFor(() => opened().length === 0, 10_000, `run ${run} (${ms} ms): no WebSocket open`).catch(async (error) => {
+      throw new Error(`${error.message}: ${opened().map((ws) => ws.url())} of ${allSockets.length - first}; listed ${await sampleNames()}`);
     });
     assert.deepEqual(await sampleNames(), [], `run ${run} (${ms} ms): nothing listed by the relay`);
     const { structuredContent, content } = await relay.client.callTool({ name: 'webmcp_list_sources', arguments: {} });
