@@ -1,5 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { createRelayConnector } from '../../src/relay-connection.js';
+import { RelayLookout } from '../../src/relay-probe.js';
 import { FakeClock, FakeLoader } from './helpers.js';
 import { pairedStore } from './pairing-helpers.js';
 
@@ -166,5 +167,31 @@ describe('finding a relay started after the page', () => {
     expect(await widget.told()).to.deep.equal([{ type: 'webmcp.connect' }]);
     expect(seen).to.deep.equal([location.origin, null]);
     relay.disconnect();
+  });
+});
+
+describe('the lookout backs off while its paired relay is away (DOOR-9)', () => {
+  it('[DOOR-9] [RELAY-5] six looks 2 s apart, then 4, 8, 16, 32 s and at most every 60 s; a relay that answered starts it over', async () => {
+    const clock = new FakeClock();
+    const looks: number[] = [];
+    let connected = false;
+    const lookout = new RelayLookout(window, clock, {
+      connected: () => connected,
+      discover: async () => void looks.push(clock.now()),
+      reconnect: async () => {},
+    });
+    lookout.keepLooking(() => true);
+    for (let i = 0; i < 200; i++) clock.advance(1000);
+    const gaps = looks.slice(1).map((at, i) => at - looks[i]);
+    expect(gaps.slice(0, 10)).to.deep.equal([2000, 2000, 2000, 2000, 2000, 4000, 8000, 16_000, 32_000, 60_000]);
+    expect(Math.max(...gaps)).to.equal(60_000);
+    // The relay answers, then goes again: looked for every 2 s once more.
+    connected = true;
+    for (let i = 0; i < 60; i++) clock.advance(1000);
+    connected = false;
+    const before = looks.length;
+    for (let i = 0; i < 10; i++) clock.advance(1000);
+    expect(looks.length - before).to.be.at.least(4);
+    lookout.dispose();
   });
 });
