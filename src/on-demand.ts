@@ -45,6 +45,8 @@ export interface OnDemandOptions {
   confirmationState: WritableStore<ConfirmationState>;
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
+  /** True while any switch of the page is on, its page shown or not (DOOR-6: the pairing lasts as long). */
+  anyEnabled?(): boolean;
   /** The runtime's log, whose rows own the undo steps (UNDO-1). */
   log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
@@ -98,8 +100,10 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
     const { connected, client } = relay.status.getState();
     return via === 'relay' && connected && client ? `relay ${client.name}${client.version ? ` ${client.version}` : ''}` : via;
   };
+  // DOOR-6, DOOR-9: the last switch off (or its period's end) ends the pairing too; a page merely
+  // left (APP-1) only drops the widget, and coming back connects again without a code.
   const end = () => {
-    void relay.unpair();
+    if (!(options.anyEnabled?.() ?? false)) void relay.unpair();
     relay.disconnect();
   };
   const update = () => {

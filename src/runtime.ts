@@ -146,7 +146,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const capabilities = createStore<PageCapabilities | null>(null);
   const load = () =>
     (loading ??= (loadingOnDemand(), import('./on-demand.js')).then((onDemand) => {
-      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log });
+      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, anyEnabled, log });
       if (disposed) parts.dispose();
       capabilities.setState(parts.capabilities);
       return parts;
@@ -165,6 +165,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   };
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
+  // DOOR-6: a switch that is on while its page is not shown (APP-1) keeps the relay pairing.
+  const anyEnabled = () => sessions.getState().some((s) => s.permission.getState().enabled);
   const onStatusChange = () => {
     // SW-7: the last switch off removes the widget (on-demand.ts), so nothing talks to the relay port.
     if (!disposed) parts?.update();

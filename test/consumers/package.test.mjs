@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows } from '../e2e/harness.mjs';
+import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows, pairPage, RELAY_RUNTIME_DIR } from '../e2e/harness.mjs';
 import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer } from './consumer.mjs';
 import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
 
@@ -137,7 +137,7 @@ test('[PKG-1] [PKG-2] (c) the relay started from the project folder as the READM
   const origin = args.indexOf('--widget-origin');
   const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
-  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: plain.dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: plain.dir, env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
   const page = await browser.context.newPage();
   try {
@@ -146,6 +146,8 @@ test('[PKG-1] [PKG-2] (c) the relay started from the project folder as the READM
     await page.locator('ai-ops-switch[tool="notes"] input[role="switch"]').waitFor();
     assert.deepEqual(await relayedNames(client), []);
     await clickSwitch(page, 'notes');
+    // DOOR-6: the user pairs the page with the agent's relay (the code it told them).
+    await pairPage(page, client, 'notes');
     const names = await waitFor(async () => {
       const listed = await relayedNames(client);
       return listed.length === 2 && listed;
@@ -232,7 +234,7 @@ async function driveThroughRelay(t, dir, deckName) {
   const origin = args.indexOf('--widget-origin');
   const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
-  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
   // A browser of its own, so a fresh virtual authenticator: the shared one is one device for the
   // whole context, every consumer page is on `localhost` (one WebAuthn RP ID whatever the port),
@@ -272,6 +274,9 @@ async function driveThroughRelay(t, dir, deckName) {
 
     let started = Date.now();
     await clickSwitch(page, 'slides');
+    // DOOR-6: the user pairs the page with the agent's relay (the code it told them).
+    // (The frameworks set the log's `tool` as a property: the page's one log.)
+    await pairPage(page, client, 'slides', { log: page.locator('ai-ops-log') });
     const names = await waitFor(async () => {
       const listed = await relayedNames(client);
       return listed.length === 3 && listed;

@@ -120,10 +120,9 @@ export async function askPairingCode(client) {
  * code and presses 「つなぐ」. Resolves once the log says the relay is connected. A switch of the
  * page must be on (pairing belongs to a switch period).
  */
-export async function pairPage(page, client, tool) {
+export async function pairPage(page, client, tool, { log = page.locator(`ai-ops-log[tool="${tool}"]`) } = {}) {
   const code = await askPairingCode(client);
-  await showLog(page, tool);
-  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+  await showLog(page, tool, log);
   const connect = log.locator('[part="connect"]');
   if ((await connect.getAttribute('open')) === null) await connect.locator('summary').click();
   await log.locator('[part="pair-code"]').fill(code);
@@ -491,8 +490,7 @@ export function logRows(page, tool) {
  * Shows a tool's log like a person: opens the panel (panel mode), or selects the host's tab that
  * holds it (tab mode, e.g. the node page's 「AI からの操作」 tab).
  */
-export async function showLog(page, tool) {
-  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+export async function showLog(page, tool, log = page.locator(`ai-ops-log[tool="${tool}"]`)) {
   if ((await log.getAttribute('mode')) === 'tab') {
     const panel = await log.evaluate((element) => element.closest('[role="tabpanel"]')?.id ?? null);
     if (panel !== null && !(await log.isVisible())) await page.locator(`[role="tab"][aria-controls="${panel}"]`).click();

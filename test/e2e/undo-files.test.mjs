@@ -261,7 +261,7 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
     databases: (await indexedDB.databases()).map((db) => db.name).sort(),
   }));
   // Both pages are of one origin: one localStorage, one list of databases — the go page's project
-  // and ai-ops's consent store (UV-8), which holds the enrolment and the switches' receipts only.
+  // and ai-ops's consent store (UV-8), which holds the enrolment, the switches' receipts and the relay pairing only.
   for (const page of [nodePage, goPage]) {
     const { values, databases } = await stored(page);
     assert.ok(!values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
@@ -277,7 +277,8 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
       all.onsuccess = () => resolve({ keys: keys.result, text: JSON.stringify(all.result) });
     };
   }));
-  assert.ok(consent.keys.every((key) => key === 'enrolment' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
+  // (and the pairing with the relay, DOOR-6: a key, no file)
+  assert.ok(consent.keys.every((key) => key === 'enrolment' || key === 'relay-pairing' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
   assert.ok(!consent.text.includes('kept before'), 'no before-state in the consent store');
   const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-go');
