@@ -114,11 +114,13 @@ test('[PKG-1] [PKG-4] (a) a plain HTML page loads the bundle and vendor files fr
 
     await clickSwitch(page, 'notes');
     await page.waitForFunction(() => 'modelContextTesting' in navigator && customElements.get('ai-ops-log') !== undefined);
-    await waitFor(() => loaded.some((f) => f.path.endsWith('/vendor/relay/embed.js')), 10_000, 'the relay embed');
+    await waitFor(() => loaded.some((f) => f.path.endsWith('/vendor/mcp-b-global.js')), 10_000, 'the polyfill');
     const on = loaded.slice(off.length).map((f) => f.path.replace(/-[A-Z0-9]{8}\.js$/, '.js'));
-    for (const expected of ['/ai-ops/vendor/mcp-b-global.js', '/ai-ops/vendor/relay/embed.js', '/ai-ops/ai-ops-chunks/ai-ops-log.js', '/ai-ops/ai-ops-chunks/ai-ops-confirm.js']) {
+    for (const expected of ['/ai-ops/vendor/mcp-b-global.js', '/ai-ops/ai-ops-chunks/ai-ops-log.js', '/ai-ops/ai-ops-chunks/ai-ops-confirm.js']) {
       assert.ok(on.includes(expected), `${expected} loads with the switch-on`);
     }
+    // DOOR-9: the relay widget waits for a pairing (none here): no embed.js, no socket.
+    assert.ok(!on.includes('/ai-ops/vendor/relay/embed.js'), 'no relay embed before the user pairs');
     const result = await page.evaluate(() => navigator.modelContextTesting.executeTool('notes_read', '{}'));
     assert.deepEqual(JSON.parse(JSON.parse(result).content[0].text), { text: '買い物: 牛乳、卵', ok: true });
     await page.locator('ai-ops-log[tool="notes"] [role="log"]').waitFor({ state: 'attached' });
