@@ -5,7 +5,8 @@
 // bin/relay-door.mjs) lets in only the pages of --widget-origin and other guarded relays.
 //   npx ai-ops-relay --widget-origin http://localhost:8000 [--port 9333]
 import * as relayPackage from '@mcp-b/webmcp-local-relay';
-import { guardRelayBridge, missingRelayParts, probeDoor, ORIGIN_FLAGS } from './relay-door.mjs';
+import { guardRelayBridge, missingRelayParts, probeDoor, relayHandshake, ORIGIN_FLAGS } from './relay-door.mjs';
+import { PairingBook, runtimeDir, writeRelaySecret, readRelaySecret, pairingWords } from './relay-pairing.mjs';
 
 /** Bridge timeout: above the served widget's host limit of 300 s would be pointless; 295 s leaves the widget's error unused. */
 export const INVOKE_TIMEOUT_MS = 295_000;
@@ -53,7 +54,24 @@ const allowedOrigins = options.allowedOrigins.map((origin) => {
   }
 });
 
-const GuardedRelayBridge = guardRelayBridge(RelayBridgeServer, { log: say });
+// DOOR-6, DOOR-7: the per-start secret and the pairings live in the user's runtime directory, in
+// files only the user can read (bin/relay-pairing.mjs says where and why).
+let dir;
+try {
+  dir = runtimeDir();
+} catch (error) {
+  fail(`refusing to start: the relay's runtime directory is not private: ${error instanceof Error ? error.message : String(error)} (AI_OPS_RELAY_RUNTIME_DIR names another)`);
+}
+const book = new PairingBook(dir);
+/** The MCP client's clientInfo from its initialize (DOOR-10), once it connected. */
+let relay;
+const clientInfo = () => {
+  const info = relay?.mcpServer?.server?.getClientVersion?.();
+  return info && typeof info.name === 'string' ? { name: info.name, version: String(info.version ?? '') } : null;
+};
+const GuardedRelayBridge = guardRelayBridge(RelayBridgeServer, {
+  log: say, runtimeDir: dir, book, client: clientInfo, writeSecret: (port) => writeRelaySecret(dir, port),
+});
 const bridge = new GuardedRelayBridge({
   host: options.host,
   port: options.port,
@@ -64,13 +82,28 @@ const bridge = new GuardedRelayBridge({
   ...(options.workspace ? { workspace: options.workspace } : {}),
   invokeTimeoutMs: INVOKE_TIMEOUT_MS,
 });
-const relay = new LocalRelayMcpServer({ bridge });
+relay = new LocalRelayMcpServer({ bridge });
+
+relay.registerStaticTool({
+  name: 'ai_ops_pair',
+  description: 'Pairs an ai-ops page with this relay: returns a one-time code (2 minutes, single use) and the exact words to tell the user, who enters it in the page. Call it when the user asks to connect a page, or when no page tools are listed.',
+  inputShape: {},
+  handler: async () => {
+    const { code } = book.issueCode(clientInfo());
+    say(`pairing code for the user: ${code} (2 minutes, once)`);
+    return { content: [{ type: 'text', text: pairingWords(code) }] };
+  },
+});
 
 try {
   await relay.start();
   // DOOR-3: the door as a page or a relay meets it, not only its parts: a relay that let either
   // probe through would be running unguarded.
-  if (relay.bridge.mode === 'server' && (await probeDoor(options.host, relay.bridge.port)) !== 'guarded') {
+  if (relay.bridge.mode === 'server' && ((await probeDoor(options.host, relay.bridge.port)) !== 'guarded'
+    || !(await relayHandshake(options.host, relay.bridge.port, readRelaySecret(dir, relay.bridge.port) ?? Buffer.alloc(0)).then((ws) => {
+      ws?.close();
+      return ws !== null;
+    })))) {
     await relay.stop().catch(() => {});
     fail(`refusing to run: the door on port ${relay.bridge.port} did not hold (the relay package no longer takes its hooks)`);
   }

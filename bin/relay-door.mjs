@@ -10,6 +10,9 @@
 // subclass leans on private names of 2.2.0 (pinned exactly), so {@link missingRelayParts} checks them
 // before the command starts, and {@link probeDoor} checks the door itself once it listens.
 import { createRequire } from 'node:module';
+import {
+  MSG, nonce, proof, sameProof, ephemeralKey, pairingKey, readRelaySecret,
+} from './relay-pairing.mjs';
 
 /** The subprotocol of relay-to-relay connections (2.2.0's `RELAY_INTERNAL_PROTOCOL`). */
 export const RELAY_PROTOCOL = 'webmcp-relay.v1';
@@ -91,11 +94,19 @@ export function missingRelayParts(relayPackage) {
     ['startUsingPortStrategy', 'which must call tryAttachToExistingRelay'],
     ['setupClientHandlers', 'after which the door asks an attached relay for its tools again'],
     ['onSocketClose', 'which the door calls as a page\'s close frame arrives, so its tools leave first'],
+    ['startAsClient', 'which must call connectToRelayServer'],
+    ['connectToRelayServer', 'which the door replaces with a handshake that proves the per-start secret (DOOR-7)'],
   ]) {
     if (typeof proto[name] !== 'function') missing.push(`RelayBridgeServer.prototype.${name} (${why})`);
   }
   if (typeof proto.startAsServer === 'function' && !calls(proto.startAsServer, 'onSocketMessage')) {
     missing.push('a call of this.onSocketMessage( in startAsServer (else the door\'s override is never reached)');
+  }
+  if (typeof LocalRelayMcpServer.prototype.registerStaticTool !== 'function') {
+    missing.push('LocalRelayMcpServer.prototype.registerStaticTool (which adds ai_ops_pair, the pairing code, DOOR-6)');
+  }
+  if (typeof proto.startAsClient === 'function' && !calls(proto.startAsClient, 'connectToRelayServer')) {
+    missing.push('a call of this.connectToRelayServer( in startAsClient (else a held port is joined without proof)');
   }
   if (typeof proto.startUsingPortStrategy === 'function' && !calls(proto.startUsingPortStrategy, 'tryAttachToExistingRelay')) {
     missing.push('a call of this.tryAttachToExistingRelay( in startUsingPortStrategy (else a held port is joined unchecked)');
@@ -124,29 +135,42 @@ export class DoorError extends Error {
 }
 
 /**
- * Subclasses the relay package's `RelayBridgeServer` with the door (DOOR-1, DOOR-2, DOOR-4):
+ * Subclasses the relay package's `RelayBridgeServer` with the door (DOOR-1, DOOR-2, DOOR-4,
+ * DOOR-6..DOOR-8):
  * - at the handshake (HTTP 403): an `Origin` header that `allowedOrigins` does not list (unless it
- *   lists `*`), and `webmcp-relay.v1` offered by any connection that has an `Origin` header;
- * - a page's `hello` declaring another origin than its connection's `Origin` header: closed (1008);
- * - `relay/*`: only on a `webmcp-relay.v1` connection without an `Origin` header, and only after its
- *   `relay/hello`; any other `relay/*`, and anything but `relay/*` on such a connection, closes it
- *   (1008) unanswered;
- * - a held port: joined only when the relay there passes {@link probeDoor}; an unguarded relay
- *   stops the start with a {@link DoorError} naming the port and `--port`.
+ *   lists `*`), `webmcp-relay.v1` offered by any connection that has an `Origin` header, and a page
+ *   connection (anything but `webmcp-relay.v1`) without an `Origin` header (DOOR-8);
+ * - every accepted connection is sent a challenge (`ai-ops/challenge`, a fresh nonce) first;
+ * - a page: nothing it says is taken until it paired (`ai-ops/pair`, a one-time code's proof) or
+ *   proved a pairing (`ai-ops/auth`), each over the challenge and a nonce of its own; the relay
+ *   answers with its own proof, so the page knows it reached the relay it paired with (DOOR-6). A
+ *   page's `hello` declaring another origin than its connection's `Origin` header: closed (1008);
+ * - `relay/*`: only on a `webmcp-relay.v1` connection without an `Origin` header, and only after a
+ *   `relay/hello` that proves the per-start secret over the challenge (DOOR-7); any other `relay/*`,
+ *   and anything but `relay/*` on such a connection, closes it (1008) unanswered;
+ * - a held port: joined only when the relay there proves the per-start secret the user's relay
+ *   wrote for that port; anything else stops the start with a {@link DoorError} naming the port and
+ *   `--port`.
  * @template {new (...args: any[]) => any} T
  * @param {T} Base the package's RelayBridgeServer
- * @param {{log?: (line: string) => void}} [options] where refusals are reported (once per origin)
+ * @param {{log?: (line: string) => void, runtimeDir?: string | null, book?: import('./relay-pairing.mjs').PairingBook | null,
+ *   client?: () => ({name: string, version: string} | null), writeSecret?: (port: number) => {secret: Buffer, remove(): void}}} [options]
+ *   `log`: where refusals are reported (once per origin); `runtimeDir`: where the per-start secrets
+ *   are (bin/relay-pairing.mjs); `writeSecret`: writes this relay's once it listens; `book`: the
+ *   pairings and codes (none: no page gets in); `client`: the MCP client's clientInfo (DOOR-10)
  * @returns {T}
  * @example
- * const Guarded = guardRelayBridge(RelayBridgeServer);
+ * const Guarded = guardRelayBridge(RelayBridgeServer, { runtimeDir, book, writeSecret });
  * const relay = new LocalRelayMcpServer({ bridge: new Guarded(bridgeOptions) });
  */
-export function guardRelayBridge(Base, { log = () => {} } = {}) {
+export function guardRelayBridge(Base, { log = () => {}, runtimeDir = null, book = null, client = () => null, writeSecret = null } = {}) {
   return class GuardedRelayBridge extends Base {
-    /** What the door knows of each accepted socket: its Origin header, subprotocol, and relay/hello. */
+    /** What the door knows of each accepted socket: Origin header, subprotocol, challenge, relay/hello, pairing. */
     #doors = new WeakMap();
     /** Origins already reported as refused (a page's widget retries every ~0.5 s). */
     #reported = new Set();
+    /** This relay's per-start secret while it listens (DOOR-7). */
+    #secret = null;
 
     async startAsServer(port) {
       await super.startAsServer(port);
@@ -168,10 +192,24 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
         else answer(true);
       };
       wss.prependListener('connection', (socket, req) => {
-        this.#doors.set(socket, { origin: originOf(req), protocol: socket.protocol, relayHello: false });
+        const door = { origin: originOf(req), protocol: socket.protocol, relayHello: false, challenge: nonce(), pairing: null };
+        this.#doors.set(socket, door);
         this.#withdrawOnClose(socket);
+        // Before the package's server-hello: a peer has what it must prove before it can say anything.
+        this.#send(socket, { type: MSG.challenge, nonce: door.challenge });
       });
       this.#answerPlainRequests(wss);
+      this.#secret?.remove();
+      this.#secret = writeSecret ? writeSecret(this.port) : null;
+    }
+
+    async stop() {
+      try {
+        await super.stop();
+      } finally {
+        this.#secret?.remove();
+        this.#secret = null;
+      }
     }
 
     /**
@@ -227,11 +265,13 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       });
     }
 
-    /** Why a handshake is refused, or null to let it through (DOOR-1). */
+    /** Why a handshake is refused, or null to let it through (DOOR-1, DOOR-8). */
     #refusal(req) {
       const origin = originOf(req);
-      if (origin === undefined) return null;
-      if (offeredProtocols(req).includes(RELAY_PROTOCOL)) return 'webmcp-relay.v1 is for relays, not pages';
+      const relay = offeredProtocols(req).includes(RELAY_PROTOCOL);
+      // DOOR-8: every browser sends an Origin with a WebSocket; a "page" without one is a local program.
+      if (origin === undefined) return relay ? null : 'a page connection carries an Origin header';
+      if (relay) return 'webmcp-relay.v1 is for relays, not pages';
       if (this.#serves(origin)) return null;
       if (origin !== PROBE_ORIGIN && !this.#reported.has(origin)) {
         this.#reported.add(origin);
@@ -249,15 +289,93 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       const type = message?.type;
       if (typeof type === 'string' && type.startsWith('relay/')) {
         if (door.protocol !== RELAY_PROTOCOL || door.origin !== undefined) return this.#shut(socket, 'relay messages are for relays');
-        if (type === 'relay/hello') door.relayHello = true;
-        else if (!door.relayHello) return this.#shut(socket, 'relay/hello first');
+        if (type === 'relay/hello' && !door.relayHello) return this.#relayHello(socket, door, message, connectionId, raw);
+        if (!door.relayHello) return this.#shut(socket, 'relay/hello first');
         return super.onSocketMessage(connectionId, raw);
       }
       if (door.protocol === RELAY_PROTOCOL) return this.#shut(socket, 'a relay connection carries relay messages only');
-      if (type === 'hello' && door.origin !== undefined && message.origin !== door.origin) {
+      if (door.pairing === null) {
+        if (type === MSG.pair) return this.#pair(socket, door, message);
+        if (type === MSG.auth) return this.#auth(socket, door, message);
+        return this.#shut(socket, 'pair first');
+      }
+      if (type === MSG.unpair) return this.#unpair(door.pairing);
+      if (type === 'hello' && message.origin !== door.origin) {
         return this.#shut(socket, 'declared origin differs from the connection\'s Origin');
       }
       return super.onSocketMessage(connectionId, raw);
+    }
+
+    /** DOOR-7: a relay/hello is taken when it proves this relay's per-start secret over the challenge. */
+    #relayHello(socket, door, message, connectionId, raw) {
+      const secret = this.#secret?.secret;
+      const theirs = typeof message.nonce === 'string' && message.nonce.length <= 200 ? message.nonce : null;
+      if (!secret || !theirs || !sameProof(proof(secret, 'ai-ops relay hello', door.challenge, theirs), message.proof)) {
+        return this.#shut(socket, 'relay/hello without the proof');
+      }
+      door.relayHello = true;
+      this.#send(socket, { type: MSG.relayProof, proof: proof(secret, 'ai-ops relay server', door.challenge, theirs) });
+      return super.onSocketMessage(connectionId, raw);
+    }
+
+    /** DOOR-6: a page with a one-time code pairs; the code is taken once, whatever the outcome. */
+    #pair(socket, door, message) {
+      const { nonce: theirs, pub, until } = message ?? {};
+      if (!book || typeof theirs !== 'string' || theirs.length > 200 || typeof pub !== 'string' || pub.length > 200) {
+        return this.#shut(socket, 'bad pairing request');
+      }
+      const taken = book.takeCode((key) => proof(key, 'ai-ops pair page', door.challenge, theirs, pub, door.origin), message.proof);
+      if (!taken) {
+        this.#send(socket, { type: MSG.pairRefused });
+        return this.#shut(socket, 'pairing code refused');
+      }
+      let key, mine;
+      try {
+        mine = ephemeralKey();
+        key = pairingKey(mine.privateKey, pub, taken.key, door.origin);
+      } catch {
+        return this.#shut(socket, 'bad pairing request');
+      }
+      const id = nonce(16);
+      book.addPairing({ id, origin: door.origin, key, until: typeof until === 'number' ? until : undefined, client: taken.client });
+      door.pairing = id;
+      log(`paired with a page of ${door.origin}`);
+      this.#send(socket, {
+        type: MSG.paired, id, pub: mine.pub, port: this.port, client: client() ?? taken.client,
+        proof: proof(taken.key, 'ai-ops pair relay', door.challenge, theirs, pub, mine.pub, id, this.port),
+      });
+    }
+
+    /** DOOR-6: a paired page proves its pairing over the challenge; the relay proves it back. */
+    #auth(socket, door, message) {
+      const { id, nonce: theirs } = message ?? {};
+      const pairing = book && typeof id === 'string' && typeof theirs === 'string' && theirs.length <= 200 ? book.pairing(id, door.origin) : null;
+      if (!pairing || !sameProof(proof(pairing.key, 'ai-ops auth page', door.challenge, theirs, door.origin), message.proof)) {
+        this.#send(socket, { type: MSG.authRefused });
+        return this.#shut(socket, 'not paired');
+      }
+      door.pairing = id;
+      this.#send(socket, {
+        type: MSG.authOk, port: this.port, client: client() ?? pairing.client, until: pairing.until,
+        proof: proof(pairing.key, 'ai-ops auth relay', door.challenge, theirs, door.origin),
+      });
+    }
+
+    /** 「接続を解除」, an off or the period's end: the pairing ends, and every connection of it closes (its tools leave). */
+    #unpair(id) {
+      book?.removePairing(id);
+      for (const socket of [...this.socketByConnectionId.values()]) {
+        if (this.#doors.get(socket)?.pairing === id) this.#shut(socket, 'unpaired');
+      }
+    }
+
+    /** Sends a message, if the socket is still open. */
+    #send(socket, message) {
+      try {
+        socket.send(JSON.stringify(message));
+      } catch {
+        // closing
+      }
     }
 
     /** Closes a connection (1008) without answering what it sent. */
@@ -285,19 +403,84 @@ export function guardRelayBridge(Base, { log = () => {} } = {}) {
       }
     }
 
+    /** DOOR-7: the relay on `port` is joined only through a handshake in which it proves the user's per-start secret. */
+    async connectToRelayServer(port) {
+      const secret = runtimeDir ? readRelaySecret(runtimeDir, port) : null;
+      if (!secret) throw new DoorError(`no per-start secret of yours for port ${port}`);
+      const socket = await relayHandshake(this.host, port, secret);
+      if (!socket) throw new DoorError(`the relay on port ${port} did not prove the per-start secret`);
+      return { socket, bufferedMessages: [] };
+    }
+
     async tryAttachToExistingRelay(port) {
-      const verdict = await probeDoor(this.host, port);
-      if (verdict === 'unguarded') {
+      // DOOR-7: a challenge–response, never a behaviour check: only the user's own relay, which
+      // wrote its secret where only the user can read it, can answer.
+      const secret = runtimeDir ? readRelaySecret(runtimeDir, port) : null;
+      const socket = secret ? await relayHandshake(this.host, port, secret) : null;
+      if (!socket) {
         throw new DoorError(
-          `port ${port} is held by a relay that is not guarded like ai-ops-relay (it lets pages of any origin, `
-          + 'or anyone\'s relay messages, in); not attaching to it. Stop that relay, or run this one on another port '
-          + `with --port <n> and give your pages the same port (their relayPort option).`,
+          `port ${port} is held by something that did not prove it is your ai-ops-relay (it could not answer the `
+          + 'challenge with the secret your relay keeps in a file only you can read); not attaching to it. Stop it, '
+          + 'or run this relay on another port with --port <n> and give your pages the same port (their relayPort option).',
         );
       }
-      if (verdict !== 'guarded') return false;
+      socket.close(1000);
       return super.tryAttachToExistingRelay(port);
     }
   };
+}
+
+/**
+ * DOOR-7: the handshake of a relay joining the user's relay on `host:port`: the relay there sends a
+ * challenge; this side answers it in `relay/hello` with a proof of `secret` over the challenge and a
+ * nonce of its own; the relay there proves the secret back over both. Resolves with the open socket
+ * (`relay/list-tools` asked) once both proofs held; null when anything else happened (nothing there,
+ * another service, a wrong or missing proof, 3 s without an answer).
+ * @param {string} host
+ * @param {number} port
+ * @param {Buffer} secret
+ * @returns {Promise<import('ws').WebSocket | null>}
+ */
+export function relayHandshake(host, port, secret) {
+  const WebSocket = relayWs();
+  return new Promise((resolve) => {
+    const mine = nonce();
+    let challenge = null;
+    const ws = new WebSocket(`ws://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`, [RELAY_PROTOCOL], {
+      handshakeTimeout: PROBE_TIMEOUT_MS,
+    });
+    const timer = setTimeout(() => finish(false), PROBE_TIMEOUT_MS + 1000);
+    function finish(ok) {
+      clearTimeout(timer);
+      ws.removeAllListeners();
+      ws.on('error', () => {});
+      if (ok) return resolve(ws);
+      try {
+        ws.terminate();
+      } catch {
+        // gone already
+      }
+      resolve(null);
+    }
+    ws.on('unexpected-response', (_req, res) => {
+      res.resume();
+      finish(false);
+    });
+    ws.on('error', () => finish(false));
+    ws.on('close', () => finish(false));
+    ws.on('message', (raw) => {
+      const message = parse(raw);
+      if (message?.type === MSG.challenge && challenge === null && typeof message.nonce === 'string') {
+        challenge = message.nonce;
+        // The tool list is asked at once: a relay that fails the proof below is closed before
+        // anything it sent is read, and the bridge asks again once its handlers listen.
+        ws.send(JSON.stringify({ type: 'relay/hello', nonce: mine, proof: proof(secret, 'ai-ops relay hello', challenge, mine) }));
+        ws.send(JSON.stringify({ type: 'relay/list-tools' }));
+      } else if (message?.type === MSG.relayProof && challenge !== null) {
+        finish(sameProof(proof(secret, 'ai-ops relay server', challenge, mine), message.proof));
+      }
+    });
+  });
 }
 
 /**

@@ -30,6 +30,7 @@ export const SUITE_SECONDS = {
   'undo-sql.test.mjs': [11, 11], 'sample-relay-firefox.test.mjs': [22],
   'attack-restore.test.mjs': [55],
   'switch-notice.test.mjs': [41, 41], 'console-watch.test.mjs': [104, 104],
+  'relay-pairing.test.mjs': [150, 150],
 };
 export const DEFAULT_SECONDS = 10;
 /** What starting a suite costs besides its tests (a browser, a server, a relay). */

@@ -9,6 +9,7 @@
 import type { ApproveOptions } from './confirmation.js';
 import type { PublicKeyRecord } from './consent-proof.js';
 import type { ReadableStore } from './store.js';
+import type { RelayStatus } from './relay-connection.js';
 
 /** The user's decisions on the requests the dialog shows (CONF-3, CONF-6, BATCH-2). */
 export interface PageDecisions {
@@ -30,6 +31,12 @@ export interface PageRelay {
   isConnected(): boolean;
   /** The origin the relay on the port serves instead of this page, or null (DOOR-5). */
   readonly refused: ReadableStore<string | null>;
+  /** Whether the page is paired, and which agent is connected since when (DOOR-6, DOOR-10). */
+  readonly status: ReadableStore<RelayStatus>;
+  /** Pairs with the relay by the one-time code the user types (DOOR-6); rejects with a `PairingError`. */
+  pair(code: string): Promise<void>;
+  /** 「接続を解除」: ends the pairing (DOOR-6). */
+  unpair(): Promise<void>;
 }
 
 /** The page's user verification as the log uses it (UV-5, UV-2, AUDIT-1). */

@@ -17,7 +17,7 @@ import { createModelContextProvider, type ModelContextLike, type ModelContextPro
 import { RelayConnection } from './relay-connection.js';
 import { createDomScriptLoader, type ScriptLoader } from './script-loader.js';
 import { createSessionOperations, type SessionOperations } from './session-operations.js';
-import type { OperationLogWriter } from './operation-log.js';
+import type { CallVia, OperationLogWriter } from './operation-log.js';
 import type { WritableStore } from './store.js';
 import { createUndoKeeper, type UndoKeeper } from './undo-keeper.js';
 import { createConsentGate, type ConsentGate } from './consent-gate.js';
@@ -47,6 +47,8 @@ export interface OnDemandOptions {
   confirmationState: WritableStore<ConfirmationState>;
   /** True while any switch of the page is on or starting. */
   anyOn(): boolean;
+  /** True while any switch of the page is on, its page shown or not (DOOR-6: the pairing lasts as long). */
+  anyEnabled?(): boolean;
   /** The runtime's log, whose rows own the undo steps (UNDO-1). */
   log: OperationLogWriter;
   /** The undo keeper's budget (UNDO-4); default 64 MB. */
@@ -90,28 +92,42 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
   const { window: win, clock, assetsBase, relayPort, autoReconnect, anyOn } = options;
   const loader = options.loader ?? createDomScriptLoader(win.document);
   const modelContext = createModelContextProvider({ loader, window: win, clock, assetsBase, browserModelContext: options.browserModelContext });
-  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget' });
+  const consentStore = options.consentStore ?? anchorConsentStore(defaultConsentStore(win));
+  // DOOR-6: the pairing is kept under the consent store's protection, beside the enrolment.
+  const relay = new RelayConnection({ assetsBase, relayPort, loader, window: win, clock, discovery: autoReconnect ? 'probe' : 'widget', pairingStore: consentStore });
   // Every session's operations, so the last switch-off can wait for their calls to answer (APP-1).
   const sessions: SessionOperations[] = [];
   let closing = false;
+  // DOOR-10: a call through the relay names the agent whose relay is connected, as its MCP client
+  // said in initialize; `relay` alone when none is (another caller of navigator.modelContextTesting).
+  const relayChannel = (via: CallVia): CallVia => {
+    const { connected, client } = relay.status.getState();
+    return via === 'relay' && connected && client ? `relay ${client.name}${client.version ? ` ${client.version}` : ''}` : via;
+  };
+  // DOOR-6, DOOR-9: the last switch off (or its period's end) ends the pairing too; a page merely
+  // left (APP-1) only drops the widget, and coming back connects again without a code.
+  const end = () => {
+    if (!(options.anyEnabled?.() ?? false)) void relay.unpair();
+    relay.disconnect();
+  };
   const update = () => {
     if (autoReconnect) relay.keepLooking(anyOn);
     if (anyOn() || closing) return;
     // SW-7: the last switch off removes the widget, so nothing talks to the relay port; with a call
     // still answering (a declined dialog, a call already executing), once it answered and the
     // answer had a moment to cross the widget, unless a switch came back on meanwhile (SAFE-5).
-    if (!sessions.some((s) => s.busy())) return relay.disconnect();
+    // DOOR-6, DOOR-9: the off ends the pairing too; the relay withdraws the page's tools as it hears so.
+    if (!sessions.some((s) => s.busy())) return end();
     closing = true;
     void Promise.all(sessions.map((s) => s.settled()))
       .then(() => new Promise<void>((resolve) => clock.setTimeout(resolve, ANSWER_CROSSES_MS)))
       .then(() => {
         closing = false;
-        if (!anyOn()) relay.disconnect();
+        if (!anyOn()) end();
       });
   };
   update();
   const automated = options.automated ?? win.navigator.webdriver === true;
-  const consentStore = options.consentStore ?? anchorConsentStore(defaultConsentStore(win));
   const verifier = options.verifier !== undefined ? options.verifier
     : createWebAuthnVerifier({ window: win, store: consentStore, consent: options.consent, timeoutMs: options.verificationTimeoutMs, native: options.nativeWebAuthn });
   const consent = createConsentGate({ verifier, clock, automated, store: consentStore });
@@ -126,7 +142,14 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
       approveAll: (ids) => queue.approveAll(ids),
       declineAll: (ids) => queue.declineAll(ids),
     },
-    relay: { reconnect: () => relay.reconnect(), isConnected: () => relay.isConnected(), refused: relay.refused },
+    relay: {
+      reconnect: () => relay.reconnect(),
+      isConnected: () => relay.isConnected(),
+      refused: relay.refused,
+      status: relay.status,
+      pair: (code) => relay.pair(code),
+      unpair: () => relay.unpair(),
+    },
     verification: verifier && {
       fingerprint: () => verifier.fingerprint(),
       publicKey: () => verifier.enrolled(),
@@ -144,7 +167,7 @@ export function createOnDemandParts(options: OnDemandOptions): OnDemandParts {
     undo: keeper.undo,
     consent,
     createSessionOperations: (deps) => {
-      const operations = createSessionOperations({ ...deps, keeper, consent });
+      const operations = createSessionOperations({ ...deps, keeper, consent, channel: relayChannel });
       sessions.push(operations);
       return operations;
     },

@@ -87,9 +87,11 @@ export type UndoState = 'available' | 'undone' | 'dropped';
  * the surface the relay's embed reads (ai-ops's own over the browser's API, or the polyfill's);
  * `polyfill` the polyfill's registry by any other way (its `document.modelContext.executeTool`, its
  * tab transport), which does not say who called — a page script or an extension; `page` a script
- * of the page calling `session.call`; `user` the user's undo from the log.
+ * of the page calling `session.call`; `user` the user's undo from the log; `relay <name> <version>`
+ * the relay while a paired relay is connected, its MCP client named as it said in `initialize`
+ * (DOOR-10).
  */
-export type CallVia = 'webmcp' | 'relay' | 'polyfill' | 'page' | 'user';
+export type CallVia = 'webmcp' | 'relay' | `relay ${string}` | 'polyfill' | 'page' | 'user';
 
 /** A row before the log numbers it: what {@link describeCall} (src/log-entry.ts) makes of a call. */
 export type LogRow = Omit<LogEntry, 'id'>;

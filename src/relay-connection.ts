@@ -1,81 +1,34 @@
 /**
- * The relay widget of one page (SW-7, RELAY-5, SAFE-5, SAFE-6): `@mcp-b/webmcp-local-relay`
- * 2.2.0's embed.js inserts a hidden iframe whose document opens `ws://127.0.0.1:<port>`.
- *
- * Facts this class answers (PLATFORM-NOTES):
+ * The relay widget of one page (SW-7, RELAY-5, SAFE-5, SAFE-6, DOOR-6, DOOR-9):
+ * `@mcp-b/webmcp-local-relay` 2.2.0's embed.js inserts a hidden iframe whose document opens
+ * `ws://127.0.0.1:<port>`. Facts this class answers (PLATFORM-NOTES):
+ * - no pairing, no widget (DOOR-9): until the user paired, nothing opens, scans or logs; once
+ *   paired, the widget's document gets the paired WebSocket (relay-socket.ts) before it connects;
  * - a relay started after the page is only found when the widget is re-created (RELAY-5);
- * - Chromium delays every new WebSocket of a page by 1–5 s once that page's process has seen about
- *   16 failed ones in the last 2–4 minutes, and the widget's scan fails 33 per round while no relay
- *   runs. So in `probe` discovery the widget is added idle and told to connect only once something
- *   listens on the relay port: at most one failed WebSocket, and a relay started later is reached at once;
- * - relay 2.2.0 answers every plain HTTP request `426 Upgrade Required`, which Chromium logs as a
- *   console error ("Failed to load resource"), so a page probing it over HTTP shows red where all
- *   went well (`ai-ops-relay` answers a GET 200, with its door's answer, below). The first check opens a WebSocket instead (a relay accepts it: nothing is logged);
- *   only once that failed do later checks fetch (a failed fetch is not counted by the throttle);
- * - a classic script removed before it ran still runs and fires `load` (measured in Chromium 156),
- *   so a late embed.js would insert its widget after the switch went off. Every asynchronous step
- *   here re-checks that the connection is still wanted, and a widget that appears while it is not is
- *   removed as soon as its script settles (SAFE-5);
- * - a relay on the page's relay port that was started for another origin (`--widget-origin`)
- *   accepts the widget's WebSocket and closes it; the widget then retries that port every ~0.5 s and
- *   never reaches a relay of this origin on another port (measured with relay 2.2.0: a relay on 9333
- *   for another origin, ours on 9334, not found in 30 s; the code before this class did the same);
- * - `ai-ops-relay`'s door (DOOR-1, DOOR-5) refuses such a page at the handshake (HTTP 403), which a
- *   script sees only as a WebSocket that failed, as if nothing listened. So the fetch probe reads
- *   the relay's answer to a plain GET, `{"service":"ai-ops-relay","served":false}` for an origin it
- *   does not serve: {@link RelayConnection.refused} says so, and the widget is not told to connect
- *   (its scan would fail at every port). The port is still fetched every 2 s (answered 200, nothing
- *   logged), so a relay restarted for this origin is found as before.
+ * - Chromium delays every new WebSocket of a page by 1–5 s once it has seen about 16 failed ones in
+ *   2–4 minutes. So in `probe` discovery the widget is added idle and told to connect only once
+ *   something listens on the paired port: at most one failed WebSocket, then fetches (not counted);
+ * - relay 2.2.0 answers a plain HTTP request `426`, which Chromium logs as an error, so the first
+ *   check is a WebSocket (`ai-ops-relay` answers a GET 200, with its door's answer);
+ * - a classic script removed before it ran still runs and fires `load` (Chromium 156), so every
+ *   asynchronous step re-checks that the connection is still wanted, and a widget that appears
+ *   while it is not is removed as soon as its script settles (SAFE-5);
+ * - `ai-ops-relay`'s door refuses a page of another origin at the handshake (HTTP 403, a failed
+ *   WebSocket to a script; the GET says `{"served":false}`): {@link RelayConnection.refused} (DOOR-5).
  * @module
  */
 import { systemClock, type Clock } from './clock.js';
+import type { RelayConnector, RelayConnectionOptions } from './relay-connector.js';
 import { DEFAULT_ASSETS_BASE, DEFAULT_RELAY_PORT } from './defaults.js';
 import { RelayLookout, askDoor, openSocket, widgetLoaded } from './relay-probe.js';
 import { SCRIPT_LOAD_TIMEOUT_MS, within, type ScriptLoader } from './script-loader.js';
 import { createStore, readableStore, type ReadableStore } from './store.js';
+import { createMemoryConsentStore } from './consent-store.js';
+import { pairWithCode, PairingError, type Pairing } from './relay-pairing.js';
+import { PairedRelay, type RelayStatus } from './relay-paired.js';
 
-/** Where the vendor files are and which relay port the widget tries first. */
-export interface RelayOptions {
-  /** URL of the folder holding `mcp-b-global.js` and `relay/embed.js`; default `/ai-ops/vendor/`. */
-  assetsBase?: string;
-  /** The relay's port (`data-relay-port`); default 9333. */
-  relayPort?: number;
-}
-
-/** The relay widget as the runtime and the log element use it. */
-export interface RelayConnector {
-  /** Adds the relay widget if it is not there (rejects when embed.js fails or takes over 15 s). */
-  connect(): Promise<void>;
-  /** Removes the widget (its WebSocket closes) and adds a new one (RELAY-5). */
-  reconnect(): Promise<void>;
-  /** Removes the widget: no connection to the relay while every switch is off (SW-7, SAFE-5). */
-  disconnect(): void;
-  /** True once the widget asked for the tool list since it was last (re)created: it reached a relay. */
-  isConnected(): boolean;
-  /**
-   * `probe` discovery: when no relay answered yet and something listens on the relay port,
-   * tells the widget to connect (a widget told before that reached nothing is re-created). Resolves
-   * true when it told it. Does nothing in `widget` discovery.
-   */
-  discover(): Promise<boolean>;
-  /**
-   * DOOR-5: the origin the relay on the port said it does not serve (the page's, as its widget
-   * frame asks), while it says so; null otherwise, and before any probe. `probe` discovery only.
-   */
-  readonly refused: ReadableStore<string | null>;
-}
-
-/** Options of {@link RelayConnection}. */
-export interface RelayConnectionOptions extends RelayOptions {
-  loader: ScriptLoader;
-  window?: Window;
-  clock?: Clock;
-  /**
-   * `widget` (default): the widget searches for a relay as soon as it is added, and keeps searching.
-   * `probe`: the widget is added idle; {@link RelayConnection.discover} starts it once the relay port answers.
-   */
-  discovery?: 'widget' | 'probe';
-}
+export type { RelayStatus } from './relay-paired.js';
+export type { RelayOptions, RelayConnector, RelayConnectionOptions } from './relay-connector.js';
 
 const WIDGET_SELECTOR = '[data-webmcp-relay]';
 /** A widget told to connect ignores another request; it is not asked again for this long. */
@@ -106,7 +59,7 @@ export class RelayConnection implements RelayConnector {
   #epoch = 0;
   #connected = false;
   #disposed = false;
-  /** The embed.js load in flight (the script may still run after a timeout or a disconnect). */
+  /** The embed.js load in flight (it may still run after a timeout or a disconnect). */
   #embedding: Promise<unknown> | null = null;
   /** The widget last told to connect, and when: once told, it ignores another request. */
   #told: Element | null = null;
@@ -115,15 +68,15 @@ export class RelayConnection implements RelayConnector {
   #discovering: Element | null = null;
   /** Cancels the discovery's waits and its probe request. */
   #discovery = new AbortController();
-  /**
-   * Whether the next probe is a WebSocket: not after one that did not open (until a fetch finds the
-   * port listening again), so a page without a relay fails at most one socket.
-   */
+  /** Whether the next probe is a WebSocket: not after one that did not open (at most one fails). */
   #probeBySocket = true;
   /** {@link keepLooking}'s watch for a relay started after the page. */
   readonly #lookout: RelayLookout;
   readonly #refused = createStore<string | null>(null);
   readonly refused = readableStore(this.#refused);
+  /** The pairing, its status and the widget document's paired sockets (DOOR-6, DOOR-10). */
+  readonly #paired: PairedRelay;
+  readonly status: ReadableStore<RelayStatus>;
 
   /** The widget asks the page for its tools right after it reached a relay: the only sign of a live connection. */
   readonly #onMessage = (event: MessageEvent) => {
@@ -142,6 +95,8 @@ export class RelayConnection implements RelayConnector {
     this.#embedSrc = new URL('relay/embed.js', new URL(options.assetsBase ?? DEFAULT_ASSETS_BASE, this.#doc.baseURI)).href;
     this.#port = String(options.relayPort ?? DEFAULT_RELAY_PORT);
     this.#probing = options.discovery === 'probe';
+    this.#paired = new PairedRelay(options.pairingStore ?? createMemoryConsentStore(), this.#clock, this.#win.location.origin);
+    this.status = this.#paired.status;
     this.#win.addEventListener('message', this.#onMessage);
     this.#lookout = new RelayLookout(this.#win, this.#clock, {
       connected: () => this.#connected,
@@ -158,8 +113,40 @@ export class RelayConnection implements RelayConnector {
     if (this.#disposed) return;
     this.#wanted = true;
     const epoch = this.#epoch;
+    // DOOR-9: no pairing, no widget: no WebSocket, no port scanned, nothing logged.
+    if (!(await this.#paired.read()) || !this.#current(epoch)) return;
     if (!this.#doc.querySelector(WIDGET_SELECTOR)) await this.#addWidget();
     if (this.#current(epoch)) void this.discover();
+  }
+
+  async pair(code: string): Promise<void> {
+    if (this.#disposed || !this.#wanted) throw new PairingError('off');
+    const epoch = this.#epoch;
+    const context = this.#win as Window & typeof globalThis;
+    let pairing: Pairing;
+    try {
+      pairing = await pairWithCode({ context, origin: this.#win.location.origin, port: Number(this.#port), code, signal: this.#discovery.signal });
+    } catch (error) {
+      // DOOR-5: a relay that refused this origin at the handshake looks like no relay; its plain
+      // answer tells the two apart, and the log says which.
+      if (error instanceof PairingError && error.reason === 'no-relay' && this.#current(epoch)) {
+        const door = await askDoor(context, this.#port, new AbortController().signal).catch(() => null);
+        if (door?.refused && this.#current(epoch)) this.#refused.setState(this.#win.location.origin);
+      }
+      throw error;
+    }
+    // An off (or 「接続を解除」) while the code was checked or kept: nothing is kept, nothing connects.
+    if (!this.#current(epoch) || !(await this.#paired.keep(pairing, () => this.#current(epoch)))) throw new PairingError('off');
+    this.#refused.setState(null);
+    await this.reconnect();
+  }
+
+  async unpair(): Promise<void> {
+    // Said on the live socket first, synchronously: the relay withdraws the tools as it reads it.
+    const ended = this.#paired.end();
+    // The switch stays as it is: only the widget goes (a new code pairs again at once).
+    this.#dropWidget();
+    await ended;
   }
 
   async reconnect(): Promise<void> {
@@ -169,9 +156,15 @@ export class RelayConnection implements RelayConnector {
 
   disconnect(): void {
     this.#wanted = false;
+    this.#dropWidget();
+  }
+
+  /** Removes the widget and its sockets; a step begun before it does nothing after it. */
+  #dropWidget(): void {
     this.#epoch++;
     this.#discovery.abort();
     this.#discovery = new AbortController();
+    this.#paired.closeSockets();
     this.#removeWidget();
   }
 
@@ -184,10 +177,8 @@ export class RelayConnection implements RelayConnector {
   }
 
   /**
-   * Finds a relay started after the page (RELAY-5, the runtime's `autoReconnect`): while `anyOn()`
-   * says a switch is on and the page is visible, the relay port is checked every 2 s until a relay
-   * answered ({@link discover}); the widget is re-created when the page becomes visible or focused
-   * (at most every 3 s). Call it again whenever the switches change; {@link dispose} stops it.
+   * Finds a relay started after the page (RELAY-5; see {@link RelayLookout}): call it again whenever
+   * the switches change; {@link dispose} stops it.
    * @example relay.keepLooking(() => aiOps.anyOn());
    */
   keepLooking(anyOn: () => boolean): void {
@@ -196,14 +187,20 @@ export class RelayConnection implements RelayConnector {
 
   async discover(): Promise<boolean> {
     const current = this.#doc.querySelector<HTMLIFrameElement>(WIDGET_SELECTOR);
-    if (!this.#probing || !this.#wanted || this.#connected || !current || current === this.#discovering) return false;
+    if (!this.#paired.pairing && this.#wanted) {
+      // Another tab of this origin may have paired: an IndexedDB read, nothing on the network.
+      const epoch = this.#epoch;
+      if (await this.#paired.read() && this.#current(epoch) && !current) await this.connect();
+      return false;
+    }
+    if (!this.#paired.pairing || !this.#wanted || this.#connected || !current || current === this.#discovering) return false;
     if (current === this.#told && this.#clock.now() - this.#toldAt < TOLD_AGAIN_AFTER_MS) return false;
     const epoch = this.#epoch;
     const { signal } = this.#discovery;
     this.#discovering = current;
     try {
       let frame = await this.#ready(current, signal);
-      if (!frame || !(await this.#probe(frame, signal)) || !frame.isConnected || this.#connected || !this.#current(epoch)) return false;
+      if (!frame || (this.#probing && !(await this.#probe(frame, signal))) || !frame.isConnected || this.#connected || !this.#current(epoch)) return false;
       if (frame === this.#told) {
         this.#removeWidget();
         await this.#addWidget();
@@ -211,6 +208,12 @@ export class RelayConnection implements RelayConnector {
         frame = await this.#ready(this.#doc.querySelector(WIDGET_SELECTOR), signal);
         if (!frame || !this.#current(epoch)) return false;
       }
+      const armed = this.#paired.arm(frame, {
+        // The relay went (the agent quit): the lookout looks for it again, a focus re-creates the widget (RELAY-5).
+        lost: () => (this.#connected = false),
+        forgotten: () => this.#dropWidget(),
+      });
+      if (!armed) return false;
       frame.contentWindow?.postMessage({ type: 'webmcp.connect' }, new URL(frame.src).origin);
       this.#told = frame;
       this.#toldAt = this.#clock.now();
@@ -226,8 +229,8 @@ export class RelayConnection implements RelayConnector {
   }
 
   async #addWidget() {
-    const attributes: Record<string, string> = { 'data-relay-port': this.#port, 'data-ai-ops-relay': '' };
-    if (this.#probing) attributes['data-auto-connect'] = 'false';
+    // Always idle at first: the widget's document gets the paired WebSocket before it connects (#arm).
+    const attributes: Record<string, string> = { 'data-relay-port': String(this.#paired.pairing?.port ?? this.#port), 'data-ai-ops-relay': '', 'data-auto-connect': 'false' };
     // One embed.js at a time: a connect while one loads waits for it rather than adding a second.
     const loading = (this.#embedding ??= this.#loader.load(this.#embedSrc, attributes).finally(() => {
       this.#embedding = null;
@@ -269,13 +272,14 @@ export class RelayConnection implements RelayConnector {
     const timer = this.#clock.setTimeout(() => timeout.abort(), PROBE_TIMEOUT_MS);
     const onAbort = () => timeout.abort();
     signal.addEventListener('abort', onAbort, { once: true });
+    const port = String(this.#paired.pairing?.port ?? this.#port);
     const answered = this.#probeBySocket
-      ? openSocket(context, this.#port, timeout.signal).then((opened) => {
+      ? openSocket(context, port, timeout.signal, this.#paired.nativeSocket(context) ?? context.WebSocket).then((opened) => {
         this.#probeBySocket = opened;
         if (opened) this.#refused.setState(null);
         return opened;
       })
-      : askDoor(context, this.#port, timeout.signal).then((door) => {
+      : askDoor(context, port, timeout.signal).then((door) => {
         if (door === null) return false;
         this.#refused.setState(door.refused ? context.location.origin : null);
         return door.refused ? false : (this.#probeBySocket = true);

@@ -48,10 +48,13 @@ export function askDoor(context: typeof globalThis, port: string, signal: AbortS
     .then((door: { service?: unknown; served?: unknown } | null) => ({ refused: door?.service === 'ai-ops-relay' && door.served === false })), () => null);
 }
 
-/** Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. */
-export function openSocket(context: typeof globalThis, port: string, signal: AbortSignal): Promise<boolean> {
+/**
+ * Opens a WebSocket to the relay port and closes it as soon as it opened: true when it did. `Socket`
+ * is the document's own WebSocket class (the widget's document gets a paired one, relay-socket.ts).
+ */
+export function openSocket(context: typeof globalThis, port: string, signal: AbortSignal, Socket: typeof WebSocket = context.WebSocket): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const socket = new context.WebSocket(`ws://127.0.0.1:${port}/`);
+    const socket = new Socket(`ws://127.0.0.1:${port}/`);
     const done = (opened: boolean) => {
       signal.removeEventListener('abort', cancel);
       socket.onopen = socket.onerror = null;
@@ -66,8 +69,14 @@ export function openSocket(context: typeof globalThis, port: string, signal: Abo
   });
 }
 
-/** How often the lookout checks the relay port while a switch is on. */
+/** How often the lookout checks the relay port while a switch is on, for its first {@link QUICK_LOOKS} looks. */
 const LOOK_EVERY_MS = 2000;
+/**
+ * Then it backs off (DOOR-9: each look at a port where nothing listens is a console error in
+ * Chromium): 4 s, 8 s … at most every 60 s, until a relay answered, the page wakes or the switches change.
+ */
+const QUICK_LOOKS = 5;
+const LOOK_AT_MOST_EVERY_MS = 60_000;
 /** The widget is re-created on focus or visibility at most this often. */
 const WAKE_AT_MOST_EVERY_MS = 3000;
 
@@ -102,7 +111,10 @@ export class RelayLookout {
     }
     this.#anyOn = anyOn;
     if (!anyOn()) this.#stop();
-    else if (this.#look === null) this.#look = this.clock.setTimeout(this.#check, LOOK_EVERY_MS);
+    else if (this.#look === null) {
+      this.#misses = 0;
+      this.#look = this.clock.setTimeout(this.#check, LOOK_EVERY_MS);
+    }
   }
 
   /** Stops for good and removes its listeners. */
@@ -117,8 +129,13 @@ export class RelayLookout {
     return this.win.document.visibilityState === 'visible';
   }
 
+  /** Looks since a relay last answered (or the page woke). */
+  #misses = 0;
+
   readonly #check = () => {
-    this.#look = this.clock.setTimeout(this.#check, LOOK_EVERY_MS);
+    this.#misses = this.relay.connected() ? 0 : this.#misses + 1;
+    const backOff = Math.max(0, this.#misses - QUICK_LOOKS);
+    this.#look = this.clock.setTimeout(this.#check, Math.min(LOOK_EVERY_MS * 2 ** backOff, LOOK_AT_MOST_EVERY_MS));
     if (this.#visible() && !this.relay.connected()) void this.relay.discover();
   };
 
@@ -126,6 +143,7 @@ export class RelayLookout {
     if (this.#disposed || !this.#visible() || !this.#anyOn?.() || this.relay.connected()) return;
     if (this.clock.now() - this.#wokeAt < WAKE_AT_MOST_EVERY_MS) return;
     this.#wokeAt = this.clock.now();
+    this.#misses = 0;
     void this.relay.reconnect().catch(() => {});
   };
 

@@ -148,7 +148,7 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   const load = () =>
     (loading ??= (loadingOnDemand(), import('./on-demand.js')).then((onDemand) => {
       // UV-15: the platform's WebAuthn as it was when the runtime loaded, before an agent's later replacement.
-      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, log, nativeWebAuthn });
+      parts ??= onDemand.createOnDemandParts({ ...options, window: win, clock, relayPort, autoReconnect, confirmationState, anyOn, anyEnabled, log, nativeWebAuthn });
       if (disposed) parts.dispose();
       capabilities.setState(parts.capabilities);
       return parts;
@@ -167,6 +167,8 @@ export function createAiOps(options: AiOpsOptions = {}): AiOps {
   };
 
   const anyOn = () => sessions.getState().some((s) => s.getState().status !== 'off');
+  // DOOR-6: a switch that is on while its page is not shown (APP-1) keeps the relay pairing.
+  const anyEnabled = () => sessions.getState().some((s) => s.permission.getState().enabled);
   const onStatusChange = () => {
     // SW-7: the last switch off removes the widget (on-demand.ts), so nothing talks to the relay port.
     if (!disposed) parts?.update();

@@ -33,6 +33,8 @@ export interface SessionOperationsDeps {
   keeper: UndoKeeper;
   /** The runtime's consent gate: whether a stored skip choice counts (UV-3). */
   consent: ConsentGate;
+  /** Names the channel a registrar reported (DOOR-10: `relay` with the connected agent); default as reported. */
+  channel?: (via: CallVia) => CallVia;
 }
 
 /** Where and when a call entered the runtime. */
@@ -71,7 +73,7 @@ export interface SessionOperations {
 
 /** Compiles the definitions' schemas (once) and returns the session's operations. */
 export function createSessionOperations(deps: SessionOperationsDeps): SessionOperations {
-  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper, consent } = deps;
+  const { tool, definitions, permission, isEnabled, confirmations, log, clock, keeper, consent, channel = (via: CallVia) => via } = deps;
   const operations = new Map([...definitions].map(([name, definition]) => [name, compileOperation(definition)]));
 
   // APP-1: the calls in flight, and who waits for them to have answered.
@@ -174,7 +176,7 @@ export function createSessionOperations(deps: SessionOperationsDeps): SessionOpe
             // The path is the third argument, passed by model-context.ts's registrars where the
             // call entered; a registry that passes none says no more than the polyfill's does.
             execute: async (args: unknown, options?: { signal?: AbortSignal }, via: CallVia = 'polyfill') => {
-              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now(), via });
+              const { result, json } = await call(name, args, { signal: options?.signal, arrivedAt: clock.now(), via: channel(via) });
               return toCallToolResult(json, result.ok);
             },
           },

@@ -146,6 +146,25 @@ export interface AiOpsStrings {
    * serve this page (DOOR-5): `{port}` is the port, `{origin}` the page's origin.
    */
   logRelayRefused: string;
+  logPairHint: string;
+  logPairCode: string;
+  logPair: string;
+  logPairWrongCode: string;
+  logPairNoRelay: string;
+  logPairNotRelay: string;
+  logPairBadCode: string;
+  logPairOff: string;
+  logRelayConnected: string;
+  logRelayPaired: string;
+  logRelayNotKnown: string;
+  logUnpair: string;
+  logVia: string;
+  logViaRelayClient: string;
+  logViaRelay: string;
+  logViaWebmcp: string;
+  logViaPolyfill: string;
+  logViaPage: string;
+  logViaUser: string;
   /** Label of the arguments of an expanded row (LOG-4). */
   logArguments: string;
   /** Label of the result of an expanded row (LOG-4). */

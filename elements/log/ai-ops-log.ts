@@ -77,6 +77,14 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart reconnect-button - 「つなぎ直す」.
  * @csspart relay-refused - The note shown while the relay on the page's port does not serve this
  *   page's origin (DOOR-5).
+ * @csspart relay-status - While the page is paired with a relay: who is connected and since when,
+ *   and 「接続を解除」 (DOOR-10).
+ * @csspart relay-status-text - The sentence of `relay-status`.
+ * @csspart unpair-button - 「接続を解除」: ends the pairing (DOOR-6).
+ * @csspart pair-form - The pairing code field and 「つなぐ」 in 「AI のエージェントのつなぎ方」 (DOOR-6).
+ * @csspart pair-code - The field for the code the user's agent told them.
+ * @csspart pair-button - 「つなぐ」.
+ * @csspart pair-error - Why the code did not pair.
  * @csspart rows - The `role="log"` container.
  * @csspart row - One call's row (`data-id`; `data-undo` = `available`, `undone` or `dropped` when the
  *   call handed an undo step; `data-by` = `agent` or `user`; `open` while its details are expanded).
@@ -95,6 +103,7 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart args-summary - A row's argument summary.
  * @csspart badge - A row's status badge (also `badge-success`, `badge-declined`, `badge-failure`).
  * @csspart result-summary - A row's result summary.
+ * @csspart via - An expanded row's channel: the relay and its agent, the browser's WebMCP, a browser agent (DOOR-10).
  * @csspart args - An expanded row's arguments.
  * @csspart result - An expanded row's result.
  *
@@ -149,6 +158,9 @@ export class AiOpsLog extends AiOpsPanel {
     port: this.runtime.relayPort,
     reconnect: () => loaded(this.runtime.capabilities).then((c) => c.relay.reconnect()),
     refused: () => loaded(this.runtime.capabilities).then((c) => c.relay.refused),
+    status: () => loaded(this.runtime.capabilities).then((c) => c.relay.status),
+    pair: (code) => loaded(this.runtime.capabilities).then((c) => c.relay.pair(code)),
+    unpair: () => loaded(this.runtime.capabilities).then((c) => c.relay.unpair()),
   }));
   private readonly record = new LogRecord(this, {
     root: () => this.renderRoot,

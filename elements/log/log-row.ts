@@ -53,7 +53,20 @@ export function renderFull(entry: LogEntry, text: AiOpsStrings) {
     ${cut.truncated ? html`<p class="note">${fillString(text.logTruncated, { count: DETAIL_CHARS.toLocaleString('en-US') }).join('')}</p>` : nothing}
   `;
   return html`
+    <p class="field" part="via">${fillString(text.logVia, { via: channelText(entry.via, text) }).join('')}</p>
     ${block(text.logArguments, 'args', entry.args)}
     ${block(text.logResult, 'result', entry.result)}
   `;
+}
+
+/**
+ * DOOR-10: the channel a row's call came by, in words: the relay with the agent it names, the
+ * browser's own WebMCP, a browser agent (the polyfill's registry), the page's script, the user.
+ */
+export function channelText(via: LogEntry['via'], text: AiOpsStrings): string {
+  if (via.startsWith('relay ')) return fillString(text.logViaRelayClient, { client: via.slice('relay '.length) }).join('');
+  const words: Record<string, string> = {
+    relay: text.logViaRelay, webmcp: text.logViaWebmcp, polyfill: text.logViaPolyfill, page: text.logViaPage, user: text.logViaUser,
+  };
+  return words[via] ?? via;
 }

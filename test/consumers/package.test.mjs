@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows } from '../e2e/harness.mjs';
+import { launchBrowser, freePort, waitFor, clickSwitch, relayedNames, callRelay, confirmDialog, readLogRows, pairPage, RELAY_RUNTIME_DIR } from '../e2e/harness.mjs';
 import { createConsumer, installedPackages, packTarball, pinned, repo, serveConsumer, servePlain } from './consumer.mjs';
 import { readmeRecipes } from '../node/readme.lib.mjs';
 import { documentedSpecifiers, pkg as repoExports } from '../node/exports.lib.mjs';
@@ -115,11 +115,13 @@ test('[PKG-1] [PKG-4] (a) a plain HTML page loads the bundle and vendor files fr
 
     await clickSwitch(page, 'notes');
     await page.waitForFunction(() => 'modelContextTesting' in navigator && customElements.get('ai-ops-log') !== undefined);
-    await waitFor(() => loaded.some((f) => f.path.endsWith('/vendor/relay/embed.js')), 10_000, 'the relay embed');
+    await waitFor(() => loaded.some((f) => f.path.endsWith('/vendor/mcp-b-global.js')), 10_000, 'the polyfill');
     const on = loaded.slice(off.length).map((f) => f.path.replace(/-[A-Z0-9]{8}\.js$/, '.js'));
-    for (const expected of ['/ai-ops/vendor/mcp-b-global.js', '/ai-ops/vendor/relay/embed.js', '/ai-ops/ai-ops-chunks/ai-ops-log.js', '/ai-ops/ai-ops-chunks/ai-ops-confirm.js']) {
+    for (const expected of ['/ai-ops/vendor/mcp-b-global.js', '/ai-ops/ai-ops-chunks/ai-ops-log.js', '/ai-ops/ai-ops-chunks/ai-ops-confirm.js']) {
       assert.ok(on.includes(expected), `${expected} loads with the switch-on`);
     }
+    // DOOR-9: the relay widget waits for a pairing (none here): no embed.js, no socket.
+    assert.ok(!on.includes('/ai-ops/vendor/relay/embed.js'), 'no relay embed before the user pairs');
     const result = await page.evaluate(() => navigator.modelContextTesting.executeTool('notes_read', '{}'));
     assert.deepEqual(JSON.parse(JSON.parse(result).content[0].text), { text: '買い物: 牛乳、卵', ok: true });
     await page.locator('ai-ops-log[tool="notes"] [role="log"]').waitFor({ state: 'attached' });
@@ -138,7 +140,7 @@ test('[PKG-1] [PKG-2] (c) the relay started from the project folder as the READM
   const origin = args.indexOf('--widget-origin');
   const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
-  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: plain.dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: plain.dir, env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
   const page = await browser.context.newPage();
   try {
@@ -147,6 +149,8 @@ test('[PKG-1] [PKG-2] (c) the relay started from the project folder as the READM
     await page.locator('ai-ops-switch[tool="notes"] input[role="switch"]').waitFor();
     assert.deepEqual(await relayedNames(client), []);
     await clickSwitch(page, 'notes');
+    // DOOR-6: the user pairs the page with the agent's relay (the code it told them).
+    await pairPage(page, client, 'notes');
     const names = await waitFor(async () => {
       const listed = await relayedNames(client);
       return listed.length === 2 && listed;
@@ -233,7 +237,7 @@ async function driveThroughRelay(t, dir, deckName) {
   const origin = args.indexOf('--widget-origin');
   const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2), '--port', String(port)];
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-consumer-home-'));
-  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-consumer', version: '1.0.0' });
   // A browser of its own, so a fresh virtual authenticator: the shared one is one device for the
   // whole context, every consumer page is on `localhost` (one WebAuthn RP ID whatever the port),
@@ -273,6 +277,9 @@ async function driveThroughRelay(t, dir, deckName) {
 
     let started = Date.now();
     await clickSwitch(page, 'slides');
+    // DOOR-6: the user pairs the page with the agent's relay (the code it told them).
+    // (The frameworks set the log's `tool` as a property: the page's one log.)
+    await pairPage(page, client, 'slides', { log: page.locator('ai-ops-log') });
     const names = await waitFor(async () => {
       const listed = await relayedNames(client);
       return listed.length === 3 && listed;
@@ -456,7 +463,8 @@ async function makeRecipe(consumer, name) {
 /**
  * FIRST-1: a recipe's page served by a plain static server, the README's relay command started in
  * the recipe's folder on the relay's default port (the recipes configure none), a real MCP client
- * on it; the user turns the switch on with their device; the agent's notes_clear waits for the
+ * on it; the user turns the switch on with their device and pairs the page with the code the
+ * agent got from the relay; the agent's notes_clear waits for the
  * dialog, which the user approves (verified); the note is empty; nothing in the console.
  */
 async function driveRecipe(t, dir) {
@@ -466,7 +474,7 @@ async function driveRecipe(t, dir) {
   const origin = args.indexOf('--widget-origin');
   const relayArgs = [...args.slice(0, origin + 1), server.origin, ...args.slice(origin + 2)];
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-recipe-home-'));
-  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: relayArgs, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR }, stderr: 'pipe' });
   const client = new Client({ name: 'ai-ops-recipe', version: '1.0.0' });
   // A browser of its own: a fresh virtual authenticator (each enrolment takes one of its few resident credentials).
   const own = await launchBrowser();
@@ -484,6 +492,8 @@ async function driveRecipe(t, dir) {
     await note.waitFor();
     assert.equal(await note.inputValue(), '買い物: 牛乳、卵', 'the page reads as UTF-8');
     await clickSwitch(page, 'notes');
+    // The README's "Connect an agent": the agent asks the relay for a code, the user types it in the log.
+    await pairPage(page, client, 'notes');
     await waitFor(async () => (await relayedNames(client)).includes('notes_clear'), 30_000, 'notes_clear through the relay');
     const { tools } = await client.listTools();
     assert.match(tools.find((tool) => tool.name === 'notes_clear').description, /メモを空にする。/);

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import puppeteer from 'puppeteer-core';
-import { startDemo, startRelay, freePort, waitFor, listedNames, envelope } from '../e2e/harness.mjs';
+import { startDemo, startRelay, freePort, waitFor, listedNames, envelope, askPairingCode } from '../e2e/harness.mjs';
 import { connectMarionette, firefoxLaunchOptions, freeLocalPort } from '../marionette.mjs';
 
 let demo, relay, browser, marionette, device, page;
@@ -56,6 +56,26 @@ async function clickDialog(part) {
   await (await page.$(selector)).click();
 }
 
+/**
+ * DOOR-6: the user pairs the page with their agent's relay as the README says: the agent asks its
+ * relay for a code and tells the user; the user opens the log, its 「AI のエージェントのつなぎ方」,
+ * types the code and presses 「つなぐ」. Resolves once the log says who is connected.
+ */
+async function pairLikeAPerson() {
+  const code = await askPairingCode(relay.client);
+  const panelOpen = await page.$eval('ai-ops-log', (el) => el.shadowRoot.querySelector('[part="panel"]')?.hasAttribute('open') ?? true);
+  if (!panelOpen) await (await page.$('ai-ops-log >>> [part="panel-summary"]')).click();
+  const connectOpen = await page.$eval('ai-ops-log', (el) => el.shadowRoot.querySelector('[part="connect"]').hasAttribute('open'));
+  if (!connectOpen) await (await page.$('ai-ops-log >>> [part="connect"] > summary')).click();
+  await (await page.waitForSelector('ai-ops-log >>> [part="pair-code"]', { visible: true })).type(code);
+  await (await page.$('ai-ops-log >>> [part="pair-button"]')).click();
+  const said = () => page.$eval('ai-ops-log', (el) => el.shadowRoot.querySelector('[part="relay-status-text"]')?.textContent ?? '');
+  await waitFor(async () => /とつながっています/.test(await said()), 30_000, 'the log to say who is connected').catch(async (error) => {
+    throw new Error(`${error.message}: ${await said()}`);
+  });
+  return said();
+}
+
 const logRowTexts = () => page.$$eval('ai-ops-log >>> [role="log"] > *', (rows) => rows.map((row) => row.textContent.replace(/\s+/g, ' ').trim()));
 
 test('[VER-1] in Firefox the page starts off: nothing listed through the relay, no WebAuthn asked for', async () => {
@@ -66,7 +86,7 @@ test('[VER-1] in Firefox the page starts off: nothing listed through the relay, 
   assert.deepEqual(credentials, []);
 });
 
-test('[VER-2] [UV-1] a click with the user\'s device turns the switch on: the device holds the page\'s key and the MCP client lists the sample operations', async () => {
+test('[VER-2] [UV-1] [DOOR-6] a click with the user\'s device turns the switch on: the device holds the page\'s key; once the user paired, the MCP client lists the sample operations', async () => {
   const input = await page.$('ai-ops-switch[tool="sample"] >>> input[role="switch"]');
   await input.click();
   await waitFor(() => page.$eval('ai-ops-switch[tool="sample"]', (el) => {
@@ -78,6 +98,9 @@ test('[VER-2] [UV-1] a click with the user\'s device turns the switch on: the de
   const credentials = await marionette.send('WebAuthn:GetCredentials', { authenticatorId: device });
   assert.equal(credentials.length, 1, 'the switch-on enrolled one key on the device');
   assert.equal(credentials[0].rpId, 'localhost');
+  // DOOR-6, DOOR-10: nothing reaches the agent until the user pairs; then the log names the agent.
+  assert.deepEqual(await sampleNames(), []);
+  assert.match(await pairLikeAPerson(), /ai-ops-e2e 1\.0\.0 とつながっています/);
   const names = await waitFor(async () => {
     const n = await sampleNames();
     return n.length === 3 && n;
@@ -115,7 +138,9 @@ test('[CONF-1] a destructive call declined with やめる does not run and answe
 });
 
 test('[VER-5] [LOG-3] every call left one row in the page log: the read, the approved call, the declined one', async () => {
-  await waitFor(async () => (await logRowTexts()).length === 3, 5000, 'three log rows');
+  await waitFor(async () => (await logRowTexts()).length === 3, 5000, 'three log rows').catch(async (error) => {
+    throw new Error(`${error.message}: ${JSON.stringify(await logRowTexts())}`);
+  });
   const rows = await logRowTexts();
   assert.match(rows[0], /sample_read_note.*成功/);
   assert.match(rows[1], /sample_clear_note.*成功/);

@@ -7,7 +7,7 @@
 // Build first: `node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, ensurePaired } from './harness.mjs';
 
 /** Each page, its switch's tool (none on the home page) and the read operation called through the relay. */
 const PAGES = [
@@ -101,6 +101,8 @@ for (const { path, tool, read } of PAGES) {
 
       enter('switch on');
       await clickSwitch(page, tool);
+      // DOOR-6: the user pairs the page with their agent (unless the log says it already is).
+      await ensurePaired(page, relay.client, tool);
       await waitFor(async () => (await relayedNames(relay.client)).includes(read), 60_000, `${read} listed through the relay`);
       await quiet(page, inFlight);
 

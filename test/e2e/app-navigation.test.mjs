@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   BROWSER_MODE, OPERATIONS, callRelay, clickSwitch, freePort, launchBrowser, logRows, readLogRows, relayedNames,
-  startDemo, startRelay, waitFor,
+  startDemo, startRelay, waitFor, ensurePaired
 } from './harness.mjs';
 import { browserListNames, clickNav, routedTools, storedSwitch } from './app-harness.mjs';
 
@@ -32,6 +32,8 @@ before(async () => {
   await clickNav(page, TOOL);
   await page.locator(`ai-ops-switch[tool="${TOOL}"] input[role="switch"]`).waitFor({ timeout: 30_000 });
   await clickSwitch(page, TOOL);
+  // DOOR-6: the user pairs the page with their agent.
+  await ensurePaired(page, relay.client, TOOL);
   await waitFor(async () => ops(await relayedNames(relay.client), TOOL).length === OPERATIONS[TOOL].length, 20_000, `${TOOL}'s operations through the relay`);
 });
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BROWSER_MODE, OPERATIONS, RELAY_PORT_URL, callRelay, clickSwitch, freePort, launchBrowser, relayedNames, root, startRelay, waitFor } from './harness.mjs';
+import { BROWSER_MODE, OPERATIONS, RELAY_PORT_URL, callRelay, clickSwitch, freePort, launchBrowser, relayedNames, root, startRelay, waitFor, ensurePaired } from './harness.mjs';
 import { browserListNames, clickNav, routedTools } from './app-harness.mjs';
 import { startServer } from '../../playground/server/serve.mjs';
 import { buildApp } from '../../esbuild.config.mjs';
@@ -86,6 +86,8 @@ test('[APP-2] after 20 navigations round the pages, every switch on and some cli
     const toggle = page.locator(`ai-ops-switch[tool="${tool}"] input[role="switch"]`);
     await toggle.waitFor({ timeout: 30_000 });
     if (!(await toggle.isChecked())) await clickSwitch(page, tool);
+    // DOOR-6: paired once; every later page of the origin keeps the pairing (a reload too).
+    await ensurePaired(page, relay.client, tool);
     await shown(tool);
   }
   // Sockets of the documents left above (page.goto) are not this document's: Playwright does not

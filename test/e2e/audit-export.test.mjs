@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
   BROWSER_MODE, OPERATIONS, callRelay, clickSwitch, freePort, launchBrowser, logRows, readLogRows, relayedNames, showLog,
-  startDemo, startRelay, waitFor,
+  startDemo, startRelay, waitFor, ensurePaired
 } from './harness.mjs';
 import { TOOLS, clickNav } from './app-harness.mjs';
 
@@ -39,6 +39,8 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
     if (tool !== TOOLS[0]) await clickNav(page, tool);
     await switchOf(tool).waitFor({ timeout: 30_000 });
     await clickSwitch(page, tool);
+    // DOOR-6: paired once; the other pages of the app keep the pairing.
+    await ensurePaired(page, relay.client, tool);
     await waitFor(async () => (await relayedNames(relay.client)).filter((n) => n.startsWith(`${tool}_`)).length === OPERATIONS[tool].length,
       30_000, `${tool}'s operations through the relay`);
     // A page still loading what its read needs answers not_ready, which is logged too.
@@ -81,7 +83,8 @@ test('[AUDIT-1] one call per tool through the relay, then 「記録を保存」:
     assert.equal(line.args, row.args, `line ${i}: the arguments as the row shows them`);
     assert.equal(line.result, row.result, `line ${i}: the result as the row shows it`);
     assert.equal(line.time, row.time, `line ${i}`);
-    assert.equal(line.via, 'relay', `line ${i}: the call came through the relay`);
+    // DOOR-10: the relay, and the agent behind it as its MCP client named itself in initialize.
+    assert.equal(line.via, 'relay ai-ops-e2e 1.0.0', `line ${i}: the call came through the relay, from the e2e client`);
     assert.equal(line.undone, false);
     assert.ok(Number.isInteger(line.durationMs) && line.durationMs >= 0, `line ${i}: ${line.durationMs}`);
     // The code as the row's badge and result say it: none for 成功, else the envelope's.
@@ -109,5 +112,5 @@ test('[AUDIT-1] the path is carried from where the call entered: the browser\'s 
   await showLog(page, tool);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`ai-ops-log[tool="${tool}"] [part~="export-button"]`).click()]);
   const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.slice(-2).map((l) => [l.operation, l.via]), [[name, 'relay'], [name, BROWSER_MODE === 'webmcp' ? 'webmcp' : 'polyfill']]);
+  assert.deepEqual(lines.slice(-2).map((l) => [l.operation, l.via]), [[name, 'relay ai-ops-e2e 1.0.0'], [name, BROWSER_MODE === 'webmcp' ? 'webmcp' : 'polyfill']]);
 });

@@ -6,7 +6,7 @@
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, confirmDialog, logRows, showLog } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, confirmDialog, logRows, showLog, pairPage } from './harness.mjs';
 
 let demo, relay, browser, page;
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
@@ -22,6 +22,8 @@ before(async () => {
   await page.goto(`${demo.origin}/node/?id=batch-relay-${Date.now().toString(36)}`);
   await page.getByRole('treeitem', { name: 'index.js', exact: true }).waitFor({ timeout: 30_000 });
   await clickSwitch(page, 'node');
+  // DOOR-6: the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(page, relay.client, 'node');
   await waitFor(async () => (await relayedNames(relay.client)).includes('node_delete_file'), 60_000, 'the node operations through the relay');
 });
 

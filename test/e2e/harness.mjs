@@ -2,6 +2,7 @@
 // over @mcp-b/webmcp-local-relay), Debian's Chromium driven by playwright-core, and an MCP SDK
 // client talking to the relay over stdio.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -53,27 +54,96 @@ export async function startDemo() {
   return startServer({ port: 0, root: join(root, 'dist/site') });
 }
 
+/**
+ * The runtime directory of this test process's relays (AI_OPS_RELAY_RUNTIME_DIR, DOOR-6, DOOR-7):
+ * one per process, 0700, so the relays of one suite share their secrets and pairings as one user's
+ * would, and suites running at once in other network namespaces (same ports, same /tmp) never read
+ * each other's.
+ */
+export const RELAY_RUNTIME_DIR = await mkdtemp(join(tmpdir(), 'ai-ops-relay-run-'));
+process.once('exit', () => {
+  try {
+    rmSync(RELAY_RUNTIME_DIR, { recursive: true, force: true });
+  } catch {
+    // best effort
+  }
+});
+
 /** Starts the relay the way the README tells an agent to, with a real MCP client on its stdio. */
-export async function startRelay({ origin, port }) {
+export async function startRelay({ origin, port, clientInfo = { name: 'ai-ops-e2e', version: '1.0.0' } }) {
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-relay-home-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, 'bin/ai-ops-relay.mjs'), '--port', String(port), '--widget-origin', origin],
-    env: { PATH: process.env.PATH ?? '', HOME: home },
+    env: { PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RELAY_RUNTIME_DIR },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'ai-ops-e2e', version: '1.0.0' });
+  let said = '';
+  transport.stderr?.on('data', (chunk) => (said += chunk));
+  const client = new Client(clientInfo);
   const listChanged = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged.push(Date.now()));
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // What the command said, for a test of why it stopped.
+    await rm(home, { recursive: true, force: true });
+    error.stderr = said;
+    throw error;
+  }
   return {
     client,
     listChanged,
+    /** What the command said on stderr so far. */
+    stderr: () => said,
     async close() {
       await client.close().catch(() => {});
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * DOOR-6: the agent asks its relay for a pairing code (`ai_ops_pair`), as the README says, and
+ * reads the code out of the words it is to tell the user.
+ */
+export async function askPairingCode(client) {
+  const result = await client.callTool({ name: 'ai_ops_pair', arguments: {} });
+  const match = /コード ([0-9A-Z]{5}-[0-9A-Z]{5}) /.exec(result.content?.[0]?.text ?? '');
+  if (!match) throw new Error(`ai_ops_pair gave no code: ${JSON.stringify(result)}`);
+  return match[1];
+}
+
+/**
+ * DOOR-6: pairs `page` with the relay of `client` the way a user does: the agent asks for the code
+ * and tells the user; the user opens the tool's log, its 「AI のエージェントのつなぎ方」, types the
+ * code and presses 「つなぐ」. Resolves once the log says the relay is connected. A switch of the
+ * page must be on (pairing belongs to a switch period).
+ */
+export async function pairPage(page, client, tool, { log = page.locator(`ai-ops-log[tool="${tool}"]`) } = {}) {
+  const code = await askPairingCode(client);
+  await showLog(page, tool, log);
+  const connect = log.locator('[part="connect"]');
+  if ((await connect.getAttribute('open')) === null) await connect.locator('summary').click();
+  await log.locator('[part="pair-code"]').fill(code);
+  // Enter in the field, as a person who just typed the code does (on some pages the tool's own
+  // content overlaps the log panel's buttons; the field is where the focus is).
+  await log.locator('[part="pair-code"]').press('Enter');
+  await log.locator('[part="relay-status-text"]').filter({ hasText: /とつながっています|Connected to/ }).waitFor({ timeout: 30_000 });
+  return code;
+}
+
+/**
+ * DOOR-6: what a user does when the page's log does not already say the agent is connected (the
+ * origin was paired earlier in the switch period, in this tab or another): pairs as
+ * {@link pairPage} does. Resolves once the log says the relay is connected.
+ */
+export async function ensurePaired(page, client, tool) {
+  await showLog(page, tool);
+  const connected = page.locator(`ai-ops-log[tool="${tool}"] [part="relay-status-text"]`).filter({ hasText: /とつながっています|Connected to/ });
+  // The log shows the pairing once it has read it: a moment after the switch went on.
+  const already = await connected.waitFor({ timeout: 3000 }).then(() => true, () => false);
+  if (!already) await pairPage(page, client, tool);
 }
 
 /**
@@ -300,8 +370,8 @@ export async function clickSwitch(page, tool) {
 
 // ---- Helpers for the relay end-to-end files (test/e2e/relay-*.test.mjs) ----
 
-/** The relay's own tools (@mcp-b/webmcp-local-relay 2.2.0), listed beside the relayed ones. */
-export const RELAY_OWN_TOOLS = ['webmcp_call_tool', 'webmcp_list_sources', 'webmcp_list_tools', 'webmcp_open_page'];
+/** The relay's own tools (@mcp-b/webmcp-local-relay 2.2.0's, and ai-ops-relay's `ai_ops_pair`, DOOR-6), listed beside the relayed ones. */
+export const RELAY_OWN_TOOLS = ['ai_ops_pair', 'webmcp_call_tool', 'webmcp_list_sources', 'webmcp_list_tools', 'webmcp_open_page'];
 
 /** The 23 operations of the design doc, by tool. */
 export const OPERATIONS = {
@@ -420,8 +490,7 @@ export function logRows(page, tool) {
  * Shows a tool's log like a person: opens the panel (panel mode), or selects the host's tab that
  * holds it (tab mode, e.g. the node page's 「AI からの操作」 tab).
  */
-export async function showLog(page, tool) {
-  const log = page.locator(`ai-ops-log[tool="${tool}"]`);
+export async function showLog(page, tool, log = page.locator(`ai-ops-log[tool="${tool}"]`)) {
   if ((await log.getAttribute('mode')) === 'tab') {
     const panel = await log.evaluate((element) => element.closest('[role="tabpanel"]')?.id ?? null);
     if (panel !== null && !(await log.isVisible())) await page.locator(`[role="tab"][aria-controls="${panel}"]`).click();

@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, relayedNames, callRelay, clickSwitch, openToolPage, confirmDialog, showLog, consentRecord } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, relayedNames, callRelay, clickSwitch, openToolPage, confirmDialog, showLog, consentRecord, ensurePaired } from './harness.mjs';
 
 let demo, relay, browser, page, verify;
 
@@ -26,6 +26,8 @@ before(async () => {
   await page.goto(`${demo.origin}/sample/`);
   await page.locator('ai-ops-switch[tool="sample"] input[role="switch"]').waitFor();
   await clickSwitch(page, 'sample');
+  // DOOR-6: the user pairs the page with their agent.
+  await ensurePaired(page, relay.client, 'sample');
   await waitFor(async () => (await listedNames(relay.client)).includes('sample_clear_note'), 20_000, 'the sample operations through the relay');
 });
 
@@ -101,6 +103,7 @@ async function exported(target, tool) {
 async function openAndSwitchOn(tool, ready) {
   const target = await openToolPage(browser.context, demo.origin, tool);
   await clickSwitch(target, tool);
+  await ensurePaired(target, relay.client, tool);
   await waitFor(async () => (await relayedNames(relay.client)).includes(ready), 30_000, `${tool}'s operations through the relay`);
   await waitFor(async () => (await callRelay(relay.client, ready, {})).env?.error?.code !== 'not_ready', 60_000, `${ready} ready`);
   return target;

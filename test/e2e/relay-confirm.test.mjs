@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage, pairPage,
   confirmDialog, logRows, readLogRow, consentRecord,
 } from './harness.mjs';
 import { editorText } from './editor.mjs';
@@ -27,6 +27,8 @@ before(async () => {
   page = await openToolPage(browser.context, demo.origin, 'slides');
   await waitFor(async () => (await editorValue()).length > 0, 15_000, 'the deck');
   await clickSwitch(page, 'slides');
+  // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(page, relay.client, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations through the relay');
 });
 
@@ -182,6 +184,8 @@ test('[UV-6] [UV-1] through the relay, in this browser mode, the approval is the
   await clickSwitch(page, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 0, 20_000, 'the slides operations gone');
   await clickSwitch(page, 'slides');
+  // The off ended the pairing (DOOR-6): the user pairs again.
+  await pairPage(page, relay.client, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations back');
   // UV-8: the receipts are kept where a program that only writes storage cannot write, not in localStorage.
   const stored = await consentRecord(page, 'receipts:slides');

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, showLog,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, showLog, pairPage, askPairingCode,
   OPERATIONS,
 } from './harness.mjs';
 
@@ -42,6 +42,8 @@ before(async () => {
   await slides.goto(`${demo.origin}/slides/`);
   await slides.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor({ timeout: 30_000 });
   await clickSwitch(slides, 'slides');
+  // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(slides, relay.client, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations through the relay');
   stranger = await startStranger();
   strangerPort = stranger.address().port;
@@ -187,6 +189,12 @@ test('[DOOR-5] an ai-ops page of another origin, its switch on: told in its log 
     await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor({ timeout: 30_000 });
     await clickSwitch(page, 'slides');
     await showLog(page, 'slides');
+    // DOOR-9: unpaired, the page opens nothing by itself; the user tries the code their agent gave
+    // (DOOR-6), and the relay, which does not serve this origin, refuses the connection.
+    const log = page.locator('ai-ops-log[tool="slides"]');
+    await log.locator('[part="connect"] summary').click();
+    await log.locator('[part="pair-code"]').fill(await askPairingCode(relay.client));
+    await log.locator('[part="pair-code"]').press('Enter');
     const note = page.locator('ai-ops-log[tool="slides"] [part~="relay-refused"]');
     await note.waitFor({ timeout: 15_000 }).catch((error) => {
       throw new Error(`${error.message}\nrelay port ${relayPort}; sockets ${JSON.stringify(traffic.sockets)}; requests to loopback ${JSON.stringify(traffic.requests.filter((u) => u.includes('127.0.0.1')))}; console ${JSON.stringify(errors)}`);
@@ -196,13 +204,14 @@ test('[DOOR-5] an ai-ops page of another origin, its switch on: told in its log 
       `ポート ${relayPort} の relay は、このページの origin (${otherDemo.origin}) を受け付けていません。ほかの origin のために起動された relay です。--widget-origin ${otherDemo.origin} をつけて起動し直します。`);
     // The switch stays on: the page's operations are there for the agents that reach it otherwise.
     assert.equal(await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').isChecked(), true);
-    // Two more checks of the port (every 2 s), both answered, and still no WebSocket beyond the probe.
+    // The relay's plain answer was read (what told refused from absent), and the pairing's socket
+    // is the only one: the widget is never added (no pairing, DOOR-9).
     const relayUrl = `127.0.0.1:${relayPort}`;
-    const fetchesAt = traffic.requests.filter((url) => url.includes(relayUrl)).length;
-    await waitFor(() => traffic.requests.filter((url) => url.includes(relayUrl)).length >= fetchesAt + 2, 15_000, 'two more checks of the relay port');
+    assert.ok(traffic.requests.filter((url) => url.includes(relayUrl)).length >= 1, 'the relay port was asked why');
     const sockets = traffic.sockets.filter((url) => url.includes(relayUrl));
     console.log(`# other origin: sockets ${JSON.stringify(sockets)}, console errors ${JSON.stringify(errors)}`);
-    assert.equal(sockets.length, 1, 'the first probe only; the widget is never told to connect');
+    assert.equal(sockets.length, 1, 'the pairing attempt only; the widget is never told to connect');
+    assert.equal(await page.locator('[data-webmcp-relay]').count(), 0);
     // What Chromium itself reports of that refused probe is the one error line: none is ai-ops's.
     const handshake = new RegExp(`^WebSocket connection to 'ws://127\\.0\\.0\\.1:${relayPort}/' failed: Error during WebSocket handshake: Unexpected response code: 403$`);
     assert.deepEqual(errors.filter((text) => !handshake.test(text)), []);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, pairPage,
   openToolPage, realFocus, OPERATIONS,
 } from './harness.mjs';
 
@@ -28,6 +28,15 @@ after(async () => {
 test('[RELAY-5] a relay started while the user is in another tab: listed within 5 s of coming back to the page', async () => {
   await clickSwitch(page, 'sql');
   await waitFor(() => page.evaluate(() => navigator.modelContextTesting?.listTools().length === 2), 15_000, 'the tools in the page');
+  // DOOR-6: the user paired this page with their agent's relay earlier in the switch period; the
+  // agent then quit (its relay with it). The pairing stays on both sides: the page looks for its relay.
+  const earlier = await startRelay({ origin: demo.origin, port: await freePort() });
+  try {
+    await pairPage(page, earlier.client, 'sql');
+    await waitFor(async () => (await relayedNames(earlier.client)).length === 2, 20_000, 'the tools through the earlier relay');
+  } finally {
+    await earlier.close();
+  }
   const focus = [];
   await page.exposeFunction('__focusChanged', (type) => focus.push(type));
   await page.evaluate(() => {

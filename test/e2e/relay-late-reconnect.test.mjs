@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, pairPage,
   openToolPage, OPERATIONS,
 } from './harness.mjs';
 
@@ -28,9 +28,19 @@ after(async () => {
 test('[RELAY-5] [LOG-2] a relay started after the page is open and the switch is on: listed within 5 s of a click on 「つなぎ直す」', async () => {
   await clickSwitch(page, 'slides');
   await waitFor(() => page.evaluate(() => navigator.modelContextTesting?.listTools().length === 3), 15_000, 'the tools in the page');
+  // DOOR-6: the user paired this page with their agent's relay earlier in the switch period; the
+  // agent then quit (its relay with it). The pairing stays on both sides: the page looks for its relay.
+  const earlier = await startRelay({ origin: demo.origin, port: await freePort() });
+  try {
+    await pairPage(page, earlier.client, 'slides');
+    await waitFor(async () => (await relayedNames(earlier.client)).length === 3, 20_000, 'the tools through the earlier relay');
+  } finally {
+    await earlier.close();
+  }
   const log = page.locator('ai-ops-log[tool="slides"]');
-  await log.locator('[part="panel-summary"]').click();
-  await log.getByText('AI のエージェントのつなぎ方').click();
+  // Open since the pairing (the user typed the code there); opened again if not.
+  if ((await log.locator('[part="panel"]').getAttribute('open')) === null) await log.locator('[part="panel-summary"]').click();
+  if ((await log.locator('[part="connect"]').getAttribute('open')) === null) await log.getByText('AI のエージェントのつなぎ方').click();
   const command = await log.locator('[part="command"]').textContent();
   assert.match(command, new RegExp(`--widget-origin ${demo.origin.replaceAll('.', '\\.')}`));
   // The page stays open without an agent for a while, as it would: until it has looked at the

@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
 import {
-  startDemo, startRelay, launchBrowser, waitFor, relayedNames, switchIsOn, RELAY_PORT_URL, OPERATIONS,
+  startDemo, startRelay, launchBrowser, waitFor, relayedNames, switchIsOn, RELAY_PORT_URL, OPERATIONS, pairPage,
 } from './harness.mjs';
 
 /** How late the proxy tells the relay that the page's connection ended. */
@@ -80,6 +80,9 @@ test('[SAFE-5] [DOOR-9] off: once the page\'s relay socket reads closed, the rel
   const toggle = page.locator('ai-ops-switch[tool="slides"] input[role="switch"]');
   for (let round = 1; round <= 3; round++) {
     await toggle.click();
+    await toggle.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 20_000 });
+    // DOOR-6: each switch period, the user pairs the page with their agent's relay.
+    await pairPage(page, relay.client, 'slides');
     await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, `round ${round}: the slides operations through the relay`);
     assert.deepEqual(await relayedNames(relay.client), OPERATIONS.slides);
     await toggle.click();

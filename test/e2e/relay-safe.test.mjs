@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, recordTraffic, settlePage, RELAY_PORT_URL, OPERATIONS,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, recordTraffic, settlePage, RELAY_PORT_URL, OPERATIONS, pairPage,
 } from './harness.mjs';
 
 let demo, relay, browser, page, traffic;
@@ -76,6 +76,8 @@ for (const ms of [0, 10, 50, 100, 200]) {
 
 test('[SAFE-5] [VER-2] afterwards, on for real still works: listed through the relay, and off again leaves nothing', { timeout: 60_000 }, async () => {
   await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').click();
+  // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(page, relay.client, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the slides operations through the relay');
   assert.deepEqual(await relayedNames(relay.client), OPERATIONS.slides);
   assert.equal(sockets.open.size, 1, 'one WebSocket, the widget\'s');

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { editorText } from './editor.mjs';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, pairPage,
   openToolPage, confirmDialog, logRows, readLogRows, settlePage, OPERATIONS, RELAY_OWN_TOOLS, RELAY_PORT_URL,
 } from './harness.mjs';
 
@@ -111,6 +111,10 @@ test('[VER-1] six pages open, every switch off: the relay lists only its own too
 
 test('[VER-2] [DEF-2] six switches clicked: the client lists exactly the 23 operations plus the relay\'s own four tools', async () => {
   for (const tool of TOOLS) await clickSwitch(pages[tool], tool);
+  // DOOR-6: the user pairs once, in the first tab; the pairing is the origin's, and each other tab,
+  // looked at, uses it too.
+  await pairPage(pages[TOOLS[0]], relay.client, TOOLS[0]);
+  for (const tool of TOOLS.slice(1)) await pages[tool].bringToFront();
   await waitFor(async () => (await relayedNames(relay.client)).length === ALL.length, 60_000, 'the 23 operations through the relay');
   const { tools } = await relay.client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [...ALL, ...RELAY_OWN_TOOLS].sort());

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, recordTraffic, pairPage,
   openToolPage, readLogRow, logRows, settlePage, RELAY_OWN_TOOLS, RELAY_PORT_URL, OPERATIONS, BROWSER_MODE,
 } from './harness.mjs';
 
@@ -53,6 +53,8 @@ test('[VER-1] [SW-7] off: nothing listed in the page or through the relay, no We
 
 test('[VER-2] [SW-2] on by a click: the slides operations are listed through the relay and callable', async () => {
   await clickSwitch(page, 'slides');
+  // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(page, relay.client, 'slides');
   const names = await waitFor(async () => {
     const n = await relayedNames(relay.client);
     return n.length === 3 && n;
@@ -154,6 +156,8 @@ async function assertFrameInert(frame, frameTraffic) {
 test('[VER-4] [SW-5] the slides page in a cross-origin frame of an about:blank page: no switch, no vendor script, nothing registered', async () => {
   // A top-level tab with the switch on, so a frame that registered would show up as a second source.
   await clickSwitch(page, 'slides');
+  // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
+  await pairPage(page, relay.client, 'slides');
   await waitFor(async () => (await relayedNames(relay.client)).length === 3, 20_000, 'the top-level tab\'s tools');
   // No "not found" call reached the page while off: the log, back on, still has its three rows.
   await waitFor(async () => (await logRows(page, 'slides').count()) === 3, 5000, 'the log back with three rows');

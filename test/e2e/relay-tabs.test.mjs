@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage, pairPage,
   switchIsOn, OPERATIONS,
 } from './harness.mjs';
 import { editorText } from './editor.mjs';
@@ -48,6 +48,9 @@ after(async () => {
 test('[PERM-7] a click in tab a turns the switch on in tab b too (storage event): both tabs\' tools reach the relay', async () => {
   await clickSwitch(tabs.a, 'slides');
   await waitFor(() => switchIsOn(tabs.b, 'slides'), 10_000, 'tab b\'s switch to follow');
+  // DOOR-6: the user pairs in tab a; the pairing is the origin's, and tab b, looked at, uses it too.
+  await pairPage(tabs.a, relay.client, 'slides');
+  await tabs.b.bringToFront();
   await waitFor(async () => (await relayedNames(relay.client)).length === 6, 20_000, 'six slides tools through the relay');
 });
 

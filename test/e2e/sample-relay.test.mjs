@@ -1,7 +1,7 @@
 // Issue 2's end-to-end proof on the sample page: a real relay process, a real MCP client, Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, envelope, clickSwitch, recordTraffic, settlePage } from './harness.mjs';
+import { startDemo, startRelay, launchBrowser, freePort, waitFor, listedNames, envelope, clickSwitch, recordTraffic, settlePage, pairPage } from './harness.mjs';
 
 let demo, relay, browser, page, traffic;
 const sockets = [];
@@ -41,6 +41,8 @@ test('[VER-1] [SW-7] switch off: no relay script, no WebSocket, nothing listed t
 
 test('[VER-2] [SW-2] switch on by a click: the sample operations are listed by a real MCP client', async () => {
   await clickSwitch(page, 'sample');
+  // DOOR-6: the user pairs the page with their agent's relay (the code the agent told them).
+  await pairPage(page, relay.client, 'sample');
   const names = await waitFor(async () => {
     const n = await sampleNames();
     return n.length === 3 && n;

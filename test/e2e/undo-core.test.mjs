@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, renderedTwice, root, showLog, startDemo, startRelay, waitFor,
+  callRelay, clickSwitch, confirmDialog, freePort, launchBrowser, listedNames, renderedTwice, root, showLog, startDemo, startRelay, waitFor, ensurePaired
 } from './harness.mjs';
 
 let demo, relay, browser, page;
@@ -40,6 +40,8 @@ before(async () => {
   page = await browser.context.newPage();
   await page.goto(`${demo.origin}/sample/`);
   await clickSwitch(page, TOOL);
+  // DOOR-6: the user pairs the page with their agent.
+  await ensurePaired(page, relay.client, TOOL);
   await waitFor(async () => (await listedNames(relay.client)).includes('sample_clear_note'), 20_000, 'the sample operations through the relay');
   await showLog(page, TOOL);
 });
@@ -147,6 +149,8 @@ test('[UNDO-4] over the page\'s budget the oldest before-state goes, and its row
   const smallNote = small.getByRole('textbox', { name: 'メモ' });
   await smallNote.fill('a'.repeat(40));
   await clickSwitch(small, TOOL);
+  // The first page's off ended the pairing (DOOR-6): the user pairs this one.
+  await ensurePaired(small, relay.client, TOOL);
   await showLog(small, TOOL);
   const smallRows = small.locator(`ai-ops-log[tool="${TOOL}"] [role="log"] [part~="row"]`);
   const clear = async () => {
@@ -182,7 +186,8 @@ test('[UNDO-4] over the page\'s budget the oldest before-state goes, and its row
       };
     };
   }));
-  assert.deepEqual(consentKeys.sort(), ['enrolment', 'receipts:sample']);
+  // No before-state either: the enrolment, the receipts, and the pairing with the relay (DOOR-6).
+  assert.deepEqual(consentKeys.sort(), ['enrolment', 'receipts:sample', 'relay-pairing']);
   // The newest can still be undone by the user.
   await smallRows.nth(1).locator('[part~="undo-button"]').click();
   await waitFor(async () => (await smallRows.nth(1).getAttribute('data-undo')) === 'undone', 5000, 'the second row undone');

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, showLog, OPERATIONS,
+  confirmDialog, showLog, OPERATIONS, ensurePaired
 } from './harness.mjs';
 
 const TOOLS = ['slides', 'excalidraw', 'drawio'];
@@ -33,6 +33,9 @@ before(async () => {
   browser = await launchBrowser();
   for (const tool of TOOLS) pages[tool] = await openToolPage(browser.context, demo.origin, tool);
   for (const tool of TOOLS) await clickSwitch(pages[tool], tool);
+  // DOOR-6: the user pairs once, in the first tab; each other tab, looked at, uses the pairing too.
+  await ensurePaired(pages[TOOLS[0]], relay.client, TOOLS[0]);
+  for (const tool of TOOLS.slice(1)) await pages[tool].bringToFront();
   const all = TOOLS.flatMap((tool) => OPERATIONS[tool]).sort();
   let listed = [];
   await waitFor(async () => {

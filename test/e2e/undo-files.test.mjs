@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, logRows, showLog, OPERATIONS,
+  confirmDialog, logRows, showLog, OPERATIONS, ensurePaired
 } from './harness.mjs';
 
 const embedId = `undo-${Date.now().toString(36)}`;
@@ -117,6 +117,9 @@ before(async () => {
   goPage = await openToolPage(browser.context, demo.origin, 'go', `?id=${embedId}`);
   await goPage.locator('#file-tree [role="treeitem"]').first().waitFor({ timeout: 30_000 });
   await clickSwitch(goPage, 'go');
+  // DOOR-6: the user pairs once, in the go tab; the node tab, looked at, uses the pairing too.
+  await ensurePaired(goPage, relay.client, 'go');
+  await nodePage.bringToFront();
   const expected = [...OPERATIONS.node, ...OPERATIONS.go].sort();
   let listed = [];
   await waitFor(async () => JSON.stringify((listed = await relayedNames(relay.client))) === JSON.stringify(expected), 30_000, 'the node and go operations through the relay')
@@ -258,7 +261,7 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
     databases: (await indexedDB.databases()).map((db) => db.name).sort(),
   }));
   // Both pages are of one origin: one localStorage, one list of databases — the go page's project
-  // and ai-ops's consent store (UV-8), which holds the enrolment and the switches' receipts only.
+  // and ai-ops's consent store (UV-8), which holds the enrolment, the switches' receipts and the relay pairing only.
   for (const page of [nodePage, goPage]) {
     const { values, databases } = await stored(page);
     assert.ok(!values.some((value) => value.includes('kept before')), 'no before-state in localStorage');
@@ -274,7 +277,8 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
       all.onsuccess = () => resolve({ keys: keys.result, text: JSON.stringify(all.result) });
     };
   }));
-  assert.ok(consent.keys.every((key) => key === 'enrolment' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
+  // (and the pairing with the relay, DOOR-6: a key, no file)
+  assert.ok(consent.keys.every((key) => key === 'enrolment' || key === 'relay-pairing' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
   assert.ok(!consent.text.includes('kept before'), 'no before-state in the consent store');
   const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-go');

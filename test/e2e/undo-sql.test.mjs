@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startDemo, startRelay, launchBrowser, freePort, waitFor, clickSwitch, callRelay, relayedNames, openToolPage,
-  confirmDialog, logRows, showLog, renderedTwice,
+  confirmDialog, logRows, showLog, renderedTwice, ensurePaired
 } from './harness.mjs';
 
 let demo, relay, browser, page;
@@ -65,6 +65,8 @@ before(async () => {
   browser = await launchBrowser();
   page = await openToolPage(browser.context, demo.origin, 'sql', '?id=e2e-undo');
   await clickSwitch(page, 'sql');
+  // DOOR-6: the user pairs the page with their agent.
+  await ensurePaired(page, relay.client, 'sql');
   await waitFor(async () => (await relayedNames(relay.client)).includes('sql_run_query'), 20_000, 'the sql operations through the relay');
   const { env } = await agent({ sql: TEN_THOUSAND, timeoutMs: 60_000 });
   assert.equal(env?.ok, true, JSON.stringify(env));

@@ -7,6 +7,7 @@ import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { createStore } from '../../src/store.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
+import { pairedStore } from '../runtime/pairing-helpers.js';
 import {
   centerOf, cleanupRuntimes, createFakeClock, createTestRuntime, testOperations, textOf, turnOn, until, decide } from './helpers.js';
 
@@ -136,7 +137,8 @@ describe('<ai-ops-log>', () => {
   });
 
   it('[LOG-2] the first item tells how to connect: relay command and MCP config with this origin; つなぎ直す reconnects', async () => {
-    const { aiOps, session, el } = await setup('tab');
+    // DOOR-6: a page paired with its relay (without a pairing, つなぎ直す has no widget to re-create).
+    const { aiOps, session, el } = await setup('tab', { consentStore: pairedStore(9333) });
     await turnOn(session);
     await el.updateComplete;
     const content = part(el.shadowRoot!, 'content')!;
@@ -154,6 +156,8 @@ describe('<ai-ops-log>', () => {
     await expect(el).to.be.accessible();
 
     const before = aiOps.loader.loads.filter((src) => src.endsWith('relay/embed.js')).length;
+    // Below the pairing field now (DOOR-6): in view first, as a person scrolls to it.
+    part(connect, 'reconnect-button')!.scrollIntoView({ block: 'center' });
     await sendMouse({ type: 'click', position: centerOf(part(connect, 'reconnect-button')!) });
     await until(() => aiOps.loader.loads.filter((src) => src.endsWith('relay/embed.js')).length === before + 1, 'a new relay widget');
     await until(() => !part(connect, 'reconnect-button')!.hasAttribute('disabled'), 'the button to be enabled again');

@@ -10,9 +10,30 @@ import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { root, waitFor } from '../e2e/harness.mjs';
+import { root, waitFor, RELAY_RUNTIME_DIR } from '../e2e/harness.mjs';
+
+import {
+  MSG, codeKey, ephemeralKey, pairingKey, proof, nonce,
+} from '../../bin/relay-pairing.mjs';
 
 export { root, waitFor };
+
+/** The runtime directory of this test process's relays (the harness's, see RELAY_RUNTIME_DIR there). */
+export const RUNTIME_DIR = RELAY_RUNTIME_DIR;
+
+/** The environment a relay of this test process runs in: its own HOME, the shared runtime directory. */
+export const relayEnv = (home) => ({ PATH: process.env.PATH ?? '', HOME: home, AI_OPS_RELAY_RUNTIME_DIR: RUNTIME_DIR });
+
+/**
+ * DOOR-6: asks the relay's MCP client for a pairing code, as an agent does (`ai_ops_pair`), and
+ * reads the code out of the words it is to tell the user.
+ */
+export async function pairingCode(client) {
+  const result = await client.callTool({ name: 'ai_ops_pair', arguments: {} });
+  const match = /コード ([0-9A-Z]{5}-[0-9A-Z]{5}) /.exec(result.content[0].text);
+  if (!match) throw new Error(`no code in ${JSON.stringify(result)}`);
+  return match[1];
+}
 export const RELAY_BIN = join(root, 'bin/ai-ops-relay.mjs');
 export const STOCK_RELAY_BIN = join(root, 'node_modules/@mcp-b/webmcp-local-relay/dist/cli.js');
 
@@ -29,7 +50,7 @@ export async function startRelayClient({ args, nodeArgs = [] }) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...nodeArgs, RELAY_BIN, ...args],
-    env: { PATH: process.env.PATH ?? '', HOME: home },
+    env: relayEnv(home),
     stderr: 'pipe',
   });
   let said = '';
@@ -58,7 +79,7 @@ export async function startRelayClient({ args, nodeArgs = [] }) {
  */
 export async function runNode(args, { until, timeoutMs = 15_000 } = {}) {
   const home = await mkdtemp(join(tmpdir(), 'ai-ops-door-home-'));
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: relayEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let code = null;
   const exited = once(child, 'exit').then(([c]) => (code = c));
@@ -157,33 +178,61 @@ export const relayQuestions = (toolName) => [
 /**
  * A page as the widget speaks for it (webmcp.v1: hello, tools/list, answers to invoke, pong),
  * from Node: `origin` is its connection's Origin header, `declared` the origin its hello claims.
- * Answers every call with `answered by <label>`. Resolves once the relay has its tools (open).
+ * It pairs first as a page does (DOOR-6): with `code` (from {@link pairingCode}) it pairs on the
+ * relay's challenge; with `pairing` (a `{id, key}` an earlier fake page paired) it proves it; with
+ * neither it speaks at once, as an unpaired page would. Answers every call with `answered by
+ * <label>`. `pairing` resolves with what it paired (null when refused); `refused` with the door's
+ * refusal message type, if any.
  */
-export async function fakePage({ port, origin, declared = origin, label = 'page', tools = [{ name: 'page_echo', description: 'Echo.', inputSchema: { type: 'object', properties: {} } }], protocols = ['webmcp.v1'] }) {
+export async function fakePage({ port, origin, declared = origin, label = 'page', code, pairing, tools = [{ name: 'page_echo', description: 'Echo.', inputSchema: { type: 'object', properties: {} } }], protocols = ['webmcp.v1'] }) {
   const ws = new WebSocket(`ws://127.0.0.1:${port}`, protocols, origin ? { origin } : {});
   const closed = new Promise((resolveClosed) => ws.on('close', (code) => resolveClosed(code)));
   const status = new Promise((resolveStatus) => ws.on('unexpected-response', (_req, res) => {
     res.resume();
     resolveStatus(res.statusCode);
   }));
+  let paired;
+  const pairedPromise = new Promise((resolve) => (paired = resolve));
+  const refused = [];
+  let challenge = null;
+  const mine = nonce();
+  const key = ephemeralKey();
+  const speak = () => {
+    ws.send(JSON.stringify({ type: 'hello', tabId: `tab-${label}`, origin: declared, url: `${declared}/`, title: label }));
+    ws.send(JSON.stringify({ type: 'tools/list', tools }));
+  };
   ws.on('error', () => {});
+  ws.on('close', () => paired(null));
   ws.on('message', (raw) => {
     const message = JSON.parse(String(raw));
-    if (message.type === 'server-hello') {
-      ws.send(JSON.stringify({ type: 'hello', tabId: `tab-${label}`, origin: declared, url: `${declared}/`, title: label }));
-      ws.send(JSON.stringify({ type: 'tools/list', tools }));
+    if (message.type === MSG.challenge) {
+      challenge = message.nonce;
+      if (code) {
+        ws.send(JSON.stringify({ type: MSG.pair, nonce: mine, pub: key.pub, proof: proof(codeKey(code), 'ai-ops pair page', challenge, mine, key.pub, origin) }));
+      } else if (pairing) {
+        ws.send(JSON.stringify({ type: MSG.auth, id: pairing.id, nonce: mine, proof: proof(pairing.key, 'ai-ops auth page', challenge, mine, origin) }));
+      }
     }
+    if (message.type === MSG.pairRefused || message.type === MSG.authRefused) refused.push(message.type);
+    if (message.type === MSG.paired) {
+      paired({ id: message.id, key: pairingKey(key.privateKey, message.pub, codeKey(code), origin), client: message.client });
+      speak();
+    }
+    if (message.type === MSG.authOk) {
+      paired({ ...pairing, client: message.client });
+      speak();
+    }
+    if (message.type === 'server-hello' && !code && !pairing) speak();
     if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
     if (message.type === 'invoke') {
       ws.send(JSON.stringify({ type: 'result', callId: message.callId, result: { content: [{ type: 'text', text: `answered by ${label}` }] } }));
     }
   });
-  return { ws, closed, status, close: () => ws.close() };
+  return { ws, closed, status, pairing: pairedPromise, refused, close: () => ws.close() };
 }
-
 
 /** The names the relay lists to its MCP client, its own four tools left out. */
 export async function relayed(client) {
   const { tools } = await client.listTools();
-  return tools.map((t) => t.name).filter((n) => !n.startsWith('webmcp_')).sort();
+  return tools.map((t) => t.name).filter((n) => !n.startsWith('webmcp_') && n !== 'ai_ops_pair').sort();
 }

@@ -11,8 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import {
-  startRelayClient, runNode, tryDoor, relayQuestions, fakePage, waitFor, relayed, RELAY_BIN, STOCK_RELAY_BIN, root,
+  startRelayClient, runNode, tryDoor, relayQuestions, fakePage, waitFor, relayed, pairingCode, RELAY_BIN, STOCK_RELAY_BIN, RUNTIME_DIR, root,
 } from './relay-door.lib.mjs';
+import { readRelaySecret, proof, nonce } from '../../bin/relay-pairing.mjs';
 import { missingRelayParts, guardRelayBridge } from '../../bin/relay-door.mjs';
 
 const ALLOWED = 'http://localhost:8000';
@@ -33,9 +34,9 @@ function freePort() {
  * A TCP proxy on a free port to 127.0.0.1:`target` that passes the HTTP handshake's answer on at
  * once, then holds the WebSocket frames the target sends until they include `until` (or 300 ms
  * passed: the door's probes never get it) and writes them on in one write. `coalesced()` counts the
- * writes that carried a `server-hello` together with `until`.
+ * writes that carried `with_` (default `server-hello`) together with `until`.
  */
-async function coalescingProxy(target, until) {
+async function coalescingProxy(target, until, with_ = 'server-hello') {
   let coalesced = 0;
   const sockets = new Set();
   const server = createServer((client) => {
@@ -47,7 +48,7 @@ async function coalescingProxy(target, until) {
     const flush = () => {
       clearTimeout(timer);
       timer = null;
-      if (held.includes('server-hello') && held.includes(until)) coalesced++;
+      if (held.includes(with_) && held.includes(until)) coalesced++;
       if (held.length) client.write(held);
       held = Buffer.alloc(0);
     };
@@ -92,7 +93,8 @@ let port, relay, page;
 before(async () => {
   port = await freePort();
   relay = await startRelayClient({ args: ['--port', String(port), '--widget-origin', `${ALLOWED},${OTHER_ALLOWED}`] });
-  page = await fakePage({ port, origin: ALLOWED, label: 'the allowed page' });
+  // DOOR-6: the page pairs with the code the agent's client asked for, as a user's page does.
+  page = await fakePage({ port, origin: ALLOWED, label: 'the allowed page', code: await pairingCode(relay.client) });
   await waitFor(async () => (await relayed(relay.client)).includes('page_echo'), 10_000, 'the allowed page\'s tool');
 });
 
@@ -109,15 +111,23 @@ test('[DOOR-1] [DOOR-2] the allowed page is listed and its tool answers the agen
 
 for (const [label, protocols] of [['webmcp.v1', ['webmcp.v1']], ['webmcp-discovery.v1', ['webmcp-discovery.v1']], ['no subprotocol', []]]) {
   test(`[DOOR-2] relay/list-tools and relay/invoke on ${label}, without relay/hello: the connection is closed, nothing answered`, async () => {
-    const got = await tryDoor({ port, protocols, messages: relayQuestions('page_echo'), until: closedOrAnswered });
+    // From a page of the allowed origin: without an Origin header a browser protocol is refused at
+    // the handshake (DOOR-8, below).
+    const got = await tryDoor({ port, protocols, origin: ALLOWED, messages: relayQuestions('page_echo'), until: closedOrAnswered });
     assert.equal(got.opened, true, 'the handshake itself is a browser protocol\'s');
     assert.equal(got.tools, null, `no tool list (got ${got.tools})`);
     assert.deepEqual(got.results, [], 'no result');
     assert.equal(got.closeCode, 1008);
-    assert.deepEqual(got.types, ['server-hello']);
+    assert.deepEqual(got.types, ['ai-ops/challenge', 'server-hello']);
+  });
+  test(`[DOOR-8] ${label} without an Origin header is refused at the handshake: HTTP 403`, async () => {
+    const got = await tryDoor({ port, protocols, messages: relayQuestions('page_echo') });
+    assert.equal(got.status, 403);
+    assert.equal(got.opened, false);
+    assert.equal(got.tools, null);
   });
   test(`[DOOR-2] relay/hello first does not help on ${label}: closed, nothing answered`, async () => {
-    const got = await tryDoor({ port, protocols, messages: [{ type: 'relay/hello' }, ...relayQuestions('page_echo')], until: closedOrAnswered });
+    const got = await tryDoor({ port, protocols, origin: ALLOWED, messages: [{ type: 'relay/hello' }, ...relayQuestions('page_echo')], until: closedOrAnswered });
     assert.equal(got.tools, null);
     assert.deepEqual(got.results, []);
     assert.equal(got.closeCode, 1008);
@@ -132,12 +142,51 @@ test('[DOOR-2] on webmcp-relay.v1 without an Origin header but before relay/hell
   assert.equal(got.closeCode, 1008);
 });
 
-test('[DOOR-2] a relay peer (webmcp-relay.v1, no Origin, relay/hello first) lists and calls', async () => {
-  const got = await tryDoor({ port, protocols: ['webmcp-relay.v1', 'webmcp.v1'], messages: [{ type: 'relay/hello' }, ...relayQuestions('page_echo')], until: (sofar) => sofar.results.length > 0 });
+test('[DOOR-2] [DOOR-7] a relay peer (webmcp-relay.v1, no Origin) whose relay/hello proves the per-start secret lists and calls', async () => {
+  const secret = readRelaySecret(RUNTIME_DIR, port);
+  assert.ok(secret, 'the relay wrote its per-start secret in the runtime directory');
+  const mine = nonce();
+  let challenge;
+  const got = await tryDoor({
+    port,
+    protocols: ['webmcp-relay.v1', 'webmcp.v1'],
+    onMessage: (message, ws) => {
+      if (message.type === 'ai-ops/challenge') challenge = message.nonce;
+      if (message.type === 'server-hello') {
+        ws.send(JSON.stringify({ type: 'relay/hello', nonce: mine, proof: proof(secret, 'ai-ops relay hello', challenge, mine) }));
+        for (const m of relayQuestions('page_echo')) ws.send(JSON.stringify(m));
+      }
+    },
+    until: (sofar) => sofar.results.length > 0 || sofar.closeCode !== null,
+  });
   assert.equal(got.protocol, 'webmcp-relay.v1');
   assert.deepEqual(got.tools, ['page_echo']);
   assert.equal(got.results[0]?.content[0].text, 'answered by the allowed page');
 });
+
+for (const [label, hello] of [
+  ['an empty relay/hello', () => ({ type: 'relay/hello' })],
+  ['a proof with another secret', (challenge) => ({ type: 'relay/hello', nonce: 'n', proof: proof(Buffer.from('guessed'), 'ai-ops relay hello', challenge, 'n') })],
+]) {
+  test(`[DOOR-7] a relay peer with ${label} is closed (1008), nothing answered`, async () => {
+    let challenge;
+    const got = await tryDoor({
+      port,
+      protocols: ['webmcp-relay.v1'],
+      onMessage: (message, ws) => {
+        if (message.type === 'ai-ops/challenge') challenge = message.nonce;
+        if (message.type === 'server-hello') {
+          ws.send(JSON.stringify(hello(challenge)));
+          for (const m of relayQuestions('page_echo')) ws.send(JSON.stringify(m));
+        }
+      },
+      until: closedOrAnswered,
+    });
+    assert.equal(got.tools, null);
+    assert.deepEqual(got.results, []);
+    assert.equal(got.closeCode, 1008);
+  });
+}
 
 for (const [label, origin] of [['another origin', EVIL], ['the allowed origin', ALLOWED]]) {
   test(`[DOOR-1] webmcp-relay.v1 with an Origin header (${label}) is refused at the handshake: HTTP 403`, async () => {
@@ -163,13 +212,14 @@ test('[DOOR-1] a page of another origin cannot plant a tool: refused at the hand
 });
 
 test('[DOOR-1] a hello declaring another allowed origin than its connection\'s Origin header is closed (1008), its tool never listed', async () => {
-  const liar = await fakePage({ port, origin: OTHER_ALLOWED, declared: ALLOWED, label: 'liar', tools: [{ name: 'planted', inputSchema: { type: 'object', properties: {} } }] });
+  const liar = await fakePage({ port, origin: OTHER_ALLOWED, declared: ALLOWED, label: 'liar', code: await pairingCode(relay.client), tools: [{ name: 'planted', inputSchema: { type: 'object', properties: {} } }] });
+  assert.ok(await liar.pairing, 'paired: the hello is what closes it');
   assert.equal(await liar.closed, 1008);
   assert.deepEqual(await relayed(relay.client), ['page_echo']);
 });
 
 test('[DOOR-1] a second allowed origin declaring itself is served beside the first', async () => {
-  const second = await fakePage({ port, origin: OTHER_ALLOWED, label: 'second', tools: [{ name: 'second_echo', inputSchema: { type: 'object', properties: {} } }] });
+  const second = await fakePage({ port, origin: OTHER_ALLOWED, label: 'second', code: await pairingCode(relay.client), tools: [{ name: 'second_echo', inputSchema: { type: 'object', properties: {} } }] });
   try {
     await waitFor(async () => (await relayed(relay.client)).includes('second_echo'), 10_000, 'the second page\'s tool');
     assert.deepEqual(await relayed(relay.client), ['page_echo', 'second_echo']);
@@ -197,12 +247,16 @@ test('[DOOR-4] [SUITE-3] a second ai-ops-relay lists the tools when the first re
   // read (a busy first relay, or a busy second one) was dropped. Made certain here: the second relay
   // reaches the first through a TCP proxy that holds the first relay's bytes until its tool list is
   // among them, and then passes them on in one write.
-  const proxy = await coalescingProxy(port, 'relay/tools');
+  // With the per-start secret (DOOR-7) the handshake ends at the first relay's proof, which the
+  // proxy now holds together with the tool list asked beside the hello. The user's relay reached
+  // through a forwarded port: its secret is the user's under that port too.
+  const proxy = await coalescingProxy(port, 'relay/tools', 'ai-ops/relay-proof');
+  await writeFile(join(RUNTIME_DIR, `relay-${proxy.port}.secret`), `${readRelaySecret(RUNTIME_DIR, port)}\n`, { mode: 0o600 });
   const second = await startRelayClient({ args: ['--port', String(proxy.port), '--widget-origin', ALLOWED] });
   try {
     assert.match(second.stderr(), /client mode/);
     await waitFor(async () => (await relayed(second.client)).includes('page_echo'), 10_000, 'the tool through the first relay');
-    assert.ok(proxy.coalesced() >= 1, 'the server-hello and the tool list went out in one write');
+    assert.ok(proxy.coalesced() >= 1, 'the proof and the tool list went out in one write');
     const result = await second.client.callTool({ name: 'page_echo', arguments: {} });
     assert.equal(result.content[0].text, 'answered by the allowed page');
   } finally {
@@ -221,7 +275,7 @@ test('[DOOR-4] the port held by a stock webmcp-local-relay (unguarded): the comm
       assert.notEqual(ours.code, 0, ours.stderr);
       assert.match(ours.stderr, new RegExp(`port ${stockPort}`, 'i'));
       assert.match(ours.stderr, /--port/);
-      assert.match(ours.stderr, /not guarded/);
+      assert.match(ours.stderr, /did not prove it is your ai-ops-relay/);
       assert.doesNotMatch(ours.stderr, /client mode/);
     } finally {
       await ours.stop();
@@ -248,7 +302,8 @@ test('[DOOR-1] --widget-origin * given explicitly: accepted with the warning; an
     assert.equal(page.opened, true);
     const peer = await tryDoor({ port: anyPort, protocols: ['webmcp-relay.v1'], origin: EVIL });
     assert.equal(peer.status, 403);
-    const liar = await fakePage({ port: anyPort, origin: EVIL, declared: ALLOWED, tools: [{ name: 'planted', inputSchema: { type: 'object', properties: {} } }] });
+    const liar = await fakePage({ port: anyPort, origin: EVIL, declared: ALLOWED, code: await pairingCode(any.client), tools: [{ name: 'planted', inputSchema: { type: 'object', properties: {} } }] });
+    assert.ok(await liar.pairing, 'paired: the hello is what closes it');
     assert.equal(await liar.closed, 1008);
     assert.deepEqual(await relayed(any.client), []);
   } finally {
@@ -287,9 +342,12 @@ test('[DOOR-3] the start-up check names each missing part of a stub relay packag
     tryAttachToExistingRelay() {}
     setupClientHandlers() {}
     onSocketClose() {}
+    startAsClient() { return this.connectToRelayServer(); }
+    connectToRelayServer() {}
   }
   class StubServer {
     constructor({ bridge }) { this.bridge = bridge; }
+    registerStaticTool() {}
   }
   const missing = missingRelayParts({ ...relayPackage, RelayBridgeServer: StubBridge, LocalRelayMcpServer: StubServer });
   assert.equal(missing.length, 2, missing.join('\n'));
@@ -306,6 +364,13 @@ test('[DOOR-3] the start-up check names each missing part of a stub relay packag
   class NoClientHandlers extends relayPackage.RelayBridgeServer {}
   Object.defineProperty(NoClientHandlers.prototype, 'setupClientHandlers', { value: undefined });
   assert.match(missingRelayParts({ ...relayPackage, RelayBridgeServer: NoClientHandlers }).join(), /setupClientHandlers/);
+  // DOOR-6, DOOR-7: the pairing tool and the proven attach lean on these.
+  class NoConnect extends relayPackage.RelayBridgeServer {}
+  Object.defineProperty(NoConnect.prototype, 'connectToRelayServer', { value: undefined });
+  assert.match(missingRelayParts({ ...relayPackage, RelayBridgeServer: NoConnect }).join(), /connectToRelayServer/);
+  class NoStaticTools extends relayPackage.LocalRelayMcpServer {}
+  Object.defineProperty(NoStaticTools.prototype, 'registerStaticTool', { value: undefined });
+  assert.match(missingRelayParts({ ...relayPackage, LocalRelayMcpServer: NoStaticTools }).join(), /registerStaticTool/);
 });
 
 test('[DOOR-3] a bridge whose started server has no wss.options: the guarded start throws and closes what it opened', async () => {

@@ -11,6 +11,7 @@ import { PERMISSION_TTL_MS, permissionKey } from '../../src/permission-store.js'
 import type { ModelContextTool } from '../../src/model-context.js';
 import type { ToolSession } from '../../src/tool-session.js';
 import { FakeClock, FakeLoader, FakeModelContext, MemoryStorage, flush } from './helpers.js';
+import { pairedStore } from './pairing-helpers.js';
 
 /** The fake polyfill's registry, counting every registration it ever took. */
 class CountingModelContext extends FakeModelContext {
@@ -57,7 +58,7 @@ function setup(mc = new CountingModelContext()) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
   const loader = new FakeLoader(mc);
-  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9, consentStore: pairedStore(9) });
   let release: (() => void) | null = null;
   const slow = defineOperation({
     name: 'page_slow', description: '遅い', inputSchema: empty,

@@ -9,6 +9,7 @@ import { succeed } from '../../src/result.js';
 import { permissionKey } from '../../src/permission-store.js';
 import type { ScriptLoader } from '../../src/script-loader.js';
 import { FakeClock, FakeModelContext, MemoryStorage, flush } from './helpers.js';
+import { pairedStore } from './pairing-helpers.js';
 
 const ops = [
   defineOperation({ name: 'race_ping', description: 'pong を返す', inputSchema: { type: 'object', additionalProperties: false }, execute: async () => succeed({ pong: true }) }),
@@ -58,7 +59,7 @@ const widgets = () => document.querySelectorAll('[data-webmcp-relay]').length;
 function setup(loader: ScriptLoader) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
-  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9 });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', relayPort: 9, consentStore: pairedStore(9) });
   return { clock, storage, aiOps, session: aiOps.provideOperations('race', ops) };
 }
 
@@ -151,7 +152,7 @@ describe('disposing the runtime', () => {
     const loader = new GatedLoader();
     const clock = new FakeClock();
     const storage = new MemoryStorage();
-    const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9 });
+    const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: true, assetsBase: '/vendor/', relayPort: 9, consentStore: pairedStore(9) });
     const session = aiOps.provideOperations('race', ops);
     await turnedOn(session);
     await loader.run('mcp-b-global.js');

@@ -1,6 +1,8 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { createRelayConnector } from '../../src/relay-connection.js';
+import { RelayLookout } from '../../src/relay-probe.js';
 import { FakeClock, FakeLoader } from './helpers.js';
+import { pairedStore } from './pairing-helpers.js';
 
 /**
  * A same-origin frame standing in for the relay widget, its WebSocket and fetch replaced: a relay
@@ -70,13 +72,13 @@ describe('finding a relay started after the page', () => {
 
   it('[RELAY-5] in probe discovery the widget is added idle: no WebSocket until the relay port answers', async () => {
     const loader = new FakeLoader();
-    const relay = createRelayConnector({ loader, relayPort: 9, discovery: 'probe' });
+    const relay = createRelayConnector({ loader, relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe' });
     await relay.connect();
     expect(loader.attributes.at(-1)).to.include({ 'data-relay-port': '9', 'data-auto-connect': 'false' });
   });
 
   it('[RELAY-5] nothing answers: the widget is not told to connect', async () => {
-    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe' });
     await relay.connect();
     const widget = await fakeWidget(false);
     // The probe failed and discover settled: a connect it posted would have arrived before the marker.
@@ -86,7 +88,7 @@ describe('finding a relay started after the page', () => {
 
   it('[RELAY-5] the first probe is one WebSocket, closed once answered; after it failed, the port is fetched until a fetch is answered', async () => {
     const clock = new FakeClock();
-    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe', clock });
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe', clock });
     await relay.connect();
     const widget = await fakeWidget(false);
     expect(await relay.discover()).to.equal(false);
@@ -105,7 +107,7 @@ describe('finding a relay started after the page', () => {
     expect(widget.probes.slice(3)).to.deep.equal(['fetch http://127.0.0.1:9/', 'fetch http://127.0.0.1:9/', 'socket ws://127.0.0.1:9/']);
     relay.disconnect();
     widget.frame.remove();
-    const running = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    const running = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe' });
     await running.connect();
     const live = await fakeWidget(true);
     expect(await running.discover()).to.equal(true);
@@ -115,7 +117,7 @@ describe('finding a relay started after the page', () => {
   });
 
   it('[RELAY-5] the relay port answers: the widget is told to connect, once', async () => {
-    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe' });
     await relay.connect();
     const widget = await fakeWidget(true);
     expect(await relay.discover()).to.equal(true);
@@ -124,7 +126,7 @@ describe('finding a relay started after the page', () => {
   });
 
   it('[RELAY-5] once a relay asked for the tools, discovery stops; widget discovery never probes', async () => {
-    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe' });
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe' });
     await relay.connect();
     const widget = await fakeWidget(true);
     // The connector's listener was added before this one: once this one heard the request, it had too.
@@ -133,7 +135,7 @@ describe('finding a relay started after the page', () => {
     await heard;
     expect(relay.isConnected()).to.equal(true);
     expect(await relay.discover()).to.equal(false);
-    const plain = createRelayConnector({ loader: new FakeLoader(), relayPort: 9 });
+    const plain = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9) });
     await plain.connect();
     expect(await plain.discover()).to.equal(false);
     expect(widget.probes).to.deep.equal([]);
@@ -141,7 +143,7 @@ describe('finding a relay started after the page', () => {
 
   it('[DOOR-5] the relay on the port does not serve this origin: refused names the origin, the widget is not told; restarted for it, found', async () => {
     const clock = new FakeClock();
-    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, discovery: 'probe', clock });
+    const relay = createRelayConnector({ loader: new FakeLoader(), relayPort: 9, pairingStore: pairedStore(9), discovery: 'probe', clock });
     await relay.connect();
     const widget = await fakeWidget(true, { served: false });
     const seen: (string | null)[] = [];
@@ -165,5 +167,31 @@ describe('finding a relay started after the page', () => {
     expect(await widget.told()).to.deep.equal([{ type: 'webmcp.connect' }]);
     expect(seen).to.deep.equal([location.origin, null]);
     relay.disconnect();
+  });
+});
+
+describe('the lookout backs off while its paired relay is away (DOOR-9)', () => {
+  it('[DOOR-9] [RELAY-5] six looks 2 s apart, then 4, 8, 16, 32 s and at most every 60 s; a relay that answered starts it over', async () => {
+    const clock = new FakeClock();
+    const looks: number[] = [];
+    let connected = false;
+    const lookout = new RelayLookout(window, clock, {
+      connected: () => connected,
+      discover: async () => void looks.push(clock.now()),
+      reconnect: async () => {},
+    });
+    lookout.keepLooking(() => true);
+    for (let i = 0; i < 200; i++) clock.advance(1000);
+    const gaps = looks.slice(1).map((at, i) => at - looks[i]);
+    expect(gaps.slice(0, 10)).to.deep.equal([2000, 2000, 2000, 2000, 2000, 4000, 8000, 16_000, 32_000, 60_000]);
+    expect(Math.max(...gaps)).to.equal(60_000);
+    // The relay answers, then goes again: looked for every 2 s once more.
+    connected = true;
+    for (let i = 0; i < 60; i++) clock.advance(1000);
+    connected = false;
+    const before = looks.length;
+    for (let i = 0; i < 10; i++) clock.advance(1000);
+    expect(looks.length - before).to.be.at.least(4);
+    lookout.dispose();
   });
 });

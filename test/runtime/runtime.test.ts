@@ -4,6 +4,7 @@ import { defineOperation } from '../../src/definition.js';
 import { fail, succeed } from '../../src/result.js';
 import { permissionKey } from '../../src/permission-store.js';
 import { FakeClock, FakeLoader, MemoryStorage, flush, decide, startEnded as started } from './helpers.js';
+import { pairedStore } from './pairing-helpers.js';
 
 const empty = { type: 'object', properties: {}, additionalProperties: false } as const;
 
@@ -32,7 +33,7 @@ function setup(extra: Partial<AiOpsOptions> = {}) {
   const clock = new FakeClock();
   const storage = new MemoryStorage();
   const loader = new FakeLoader();
-  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', ...extra });
+  const aiOps = createAiOps({ consent: 'click', clock, storage, loader, embedded: false, browserModelContext: null, autoReconnect: false, assetsBase: '/vendor/', consentStore: pairedStore(9333), ...extra });
   return { clock, storage, loader, aiOps, mc: loader.modelContext };
 }
 
@@ -316,7 +317,7 @@ describe('runtime and tool sessions', () => {
 
   it('[RELAY-5] the widget is re-created when the page becomes visible or focused and no relay answered yet', async () => {
     const { loader } = setup();
-    const aiOps = createAiOps({ consent: 'click', clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, browserModelContext: null, assetsBase: '/vendor/' });
+    const aiOps = createAiOps({ consent: 'click', clock: new FakeClock(), storage: new MemoryStorage(), loader, embedded: false, browserModelContext: null, assetsBase: '/vendor/', consentStore: pairedStore(9333) });
     const session = aiOps.provideOperations('demo', definitions());
     await session.turnOn();
     await started(session);
@@ -641,8 +642,10 @@ describe('consent at the moment of execution (SAFE-1, SAFE-2) and the call signa
     const capabilities = aiOps.capabilities.getState()!;
     expect(Object.keys(capabilities).sort()).to.deep.equal(['decide', 'native', 'relay', 'verification']);
     expect(Object.keys(capabilities.decide).sort()).to.deep.equal(['approve', 'approveAll', 'decline', 'declineAll']);
-    expect(Object.keys(capabilities.relay).sort()).to.deep.equal(['isConnected', 'reconnect', 'refused']);
+    // DOOR-6, DOOR-10: pair, unpair and the status store beside them, each a function or a read-only store.
+    expect(Object.keys(capabilities.relay).sort()).to.deep.equal(['isConnected', 'pair', 'reconnect', 'refused', 'status', 'unpair']);
     expect(Object.keys(capabilities.relay.refused).sort()).to.deep.equal(readOnly);
+    expect(Object.keys(capabilities.relay.status).sort()).to.deep.equal(readOnly);
     expect(capabilities.native).to.equal(false);
     // This runtime's verifier (consent 'click' still makes the default one) lends three functions only.
     expect(Object.keys(capabilities.verification ?? {}).sort()).to.deep.equal(['fingerprint', 'publicKey', 'unenrol']);
