@@ -13,7 +13,7 @@ export { DEFAULT_RELAY_PORT };
 export interface RelayConnectionText {
   /** The relay's arguments after `npx`. */
   readonly args: readonly string[];
-  /** The command to start the relay, e.g. `npx --no-install ai-ops-relay --widget-origin https://…`. */
+  /** The command to start the relay, e.g. `npx --offline --no-install ai-ops-relay --widget-origin https://…`. */
   readonly command: string;
   /** An MCP client configuration that starts the same relay, as indented JSON. */
   readonly config: string;
@@ -21,13 +21,14 @@ export interface RelayConnectionText {
 
 /**
  * The relay command and MCP configuration for a page at `origin` whose widget uses `port`.
- * `--no-install`: npx runs the installed package and never fetches one of that name (PKG-2).
+ * `--no-install`: npx runs the installed package and never fetches one of that name (PKG-2);
+ * `--offline`: where none is installed it fails at once instead of asking the registry first (FIRST-7).
  * @example
  * relayConnectionText('http://localhost:5173', 9400).command
- * // 'npx --no-install ai-ops-relay --widget-origin http://localhost:5173 --port 9400'
+ * // 'npx --offline --no-install ai-ops-relay --widget-origin http://localhost:5173 --port 9400'
  */
 export function relayConnectionText(origin: string, port: number = DEFAULT_RELAY_PORT): RelayConnectionText {
-  const args = ['--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
+  const args = ['--offline', '--no-install', 'ai-ops-relay', '--widget-origin', origin, ...(port === DEFAULT_RELAY_PORT ? [] : ['--port', String(port)])];
   return {
     args,
     command: `npx ${args.join(' ')}`,

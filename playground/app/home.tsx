@@ -80,9 +80,9 @@ function ToolCard({ note }: { note: ToolNote }) {
 export function Home() {
   usePageTitle(['playground']);
   const origin = location.origin;
-  const relayCommand = `npx --no-install ai-ops-relay --widget-origin ${origin}`;
+  const relayCommand = `npx --offline --no-install ai-ops-relay --widget-origin ${origin}`;
   const relayConfig = JSON.stringify({
-    mcpServers: { 'ai-ops': { command: 'npx', args: ['--no-install', 'ai-ops-relay', '--widget-origin', origin] } },
+    mcpServers: { 'ai-ops': { command: 'npx', args: ['--offline', '--no-install', 'ai-ops-relay', '--widget-origin', origin] } },
   }, null, 2);
   return (
     <main className="home-page">

@@ -321,7 +321,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const pages = await listPages(resolve(packageRoot, 'dist/site'));
   console.log(`\nai-ops playground: ${server.url}`);
   if (pages.length) console.log(`pages: ${pages.map((p) => `${server.origin}${p}`).join('  ')}`);
-  console.log(`\nFor agents, run the relay:\n  npx --no-install ai-ops-relay --widget-origin ${server.origin}\n`);
+  console.log(`\nFor agents, run the relay:\n  npx --offline --no-install ai-ops-relay --widget-origin ${server.origin}\n`);
   const stop = () => {
     server.close().finally(() => process.exit(0));
   };

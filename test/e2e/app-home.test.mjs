@@ -43,9 +43,9 @@ test('[APP-3] the home page lists the six tools, each with its operations, linki
 
 test('[LOG-2] the home page gives the relay command with this origin, the Playwright MCP config and the browser\'s own WebMCP', async () => {
   const relay = page.getByLabel('リレーのコマンド');
-  assert.equal((await relay.textContent()).trim(), `npx --no-install ai-ops-relay --widget-origin ${demo.origin}`);
+  assert.equal((await relay.textContent()).trim(), `npx --offline --no-install ai-ops-relay --widget-origin ${demo.origin}`);
   const config = JSON.parse(await page.getByLabel('MCP クライアントの設定').textContent());
-  assert.deepEqual(config.mcpServers['ai-ops'].args, ['--no-install', 'ai-ops-relay', '--widget-origin', demo.origin]);
+  assert.deepEqual(config.mcpServers['ai-ops'].args, ['--offline', '--no-install', 'ai-ops-relay', '--widget-origin', demo.origin]);
   const playwright = JSON.parse(await page.getByLabel('playwright-mcp.json').textContent());
   assert.deepEqual(playwright.browser.launchOptions.args, ['--enable-features=WebMCP']);
   await page.getByRole('heading', { name: 'ブラウザー自身の WebMCP' }).waitFor();

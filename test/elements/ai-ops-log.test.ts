@@ -148,9 +148,9 @@ describe('<ai-ops-log>', () => {
     expect(connect.open).to.equal(false);
     expect(textOf(connect.querySelector('summary'))).to.equal('AI のエージェントのつなぎ方');
     const { origin } = window.location;
-    expect(part(connect, 'command')!.textContent).to.equal(`npx --no-install ai-ops-relay --widget-origin ${origin}`);
+    expect(part(connect, 'command')!.textContent).to.equal(`npx --offline --no-install ai-ops-relay --widget-origin ${origin}`);
     expect(JSON.parse(part(connect, 'config')!.textContent!)).to.deep.equal({
-      mcpServers: { 'ai-ops': { command: 'npx', args: ['--no-install', 'ai-ops-relay', '--widget-origin', origin] } },
+      mcpServers: { 'ai-ops': { command: 'npx', args: ['--offline', '--no-install', 'ai-ops-relay', '--widget-origin', origin] } },
     });
     connect.open = true;
     await expect(el).to.be.accessible();
@@ -203,9 +203,9 @@ describe('<ai-ops-log>', () => {
     await el.updateComplete;
     const connect = part(el.shadowRoot!, 'connect')!;
     const { origin } = window.location;
-    expect(part(connect, 'command')!.textContent).to.equal(`npx --no-install ai-ops-relay --widget-origin ${origin} --port 9400`);
+    expect(part(connect, 'command')!.textContent).to.equal(`npx --offline --no-install ai-ops-relay --widget-origin ${origin} --port 9400`);
     expect(JSON.parse(part(connect, 'config')!.textContent!).mcpServers['ai-ops'].args)
-      .to.deep.equal(['--no-install', 'ai-ops-relay', '--widget-origin', origin, '--port', '9400']);
+      .to.deep.equal(['--offline', '--no-install', 'ai-ops-relay', '--widget-origin', origin, '--port', '9400']);
   });
 
   it('[LOG-3] a row: HH:MM:SS, name, argument summary, a badge with text 成功/中止/失敗, result summary', async () => {
