@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, recordTraffic, settlePage, RELAY_PORT_URL, OPERATIONS, pairPage,
+  startDemo, startRelay, launchBrowser, freePort, waitFor, relayedNames, callRelay, switchIsOn, recordTraffic, settlePage, RELAY_PORT_URL, OPERATIONS, pairPage, clearRests,
 } from './harness.mjs';
 
 let demo, relay, browser, page, traffic;
@@ -75,6 +75,12 @@ for (const ms of [0, 10, 50, 100, 200]) {
 }
 
 test('[SAFE-5] [VER-2] afterwards, on for real still works: listed through the relay, and off again leaves nothing', { timeout: 60_000 }, async () => {
+  // Each quick on/off above ended its switch-on prompt without an approval, which UV-16 counts:
+  // the tool's prompts now rest (in the consent store and the page's memory). A person waits that
+  // out; here the rest is cleared and the page loaded again.
+  await clearRests(page);
+  await page.reload();
+  await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').waitFor();
   await page.locator('ai-ops-switch[tool="slides"] input[role="switch"]').click();
   // DOOR-6: each switch period, the user pairs the page with their agent's relay (the code it told them).
   await pairPage(page, relay.client, 'slides');

@@ -186,8 +186,9 @@ test('[UNDO-4] over the page\'s budget the oldest before-state goes, and its row
       };
     };
   }));
-  // No before-state either: the enrolment, the receipts, and the pairing with the relay (DOOR-6).
-  assert.deepEqual(consentKeys.sort(), ['enrolment', 'receipts:sample', 'relay-pairing']);
+  // No before-state either: the page's anchor key (UV-14), the enrolment, the receipts, and the
+  // pairing with the relay (DOOR-6).
+  assert.deepEqual(consentKeys.sort(), ['anchor', 'enrolment', 'receipts:sample', 'relay-pairing']);
   // The newest can still be undone by the user.
   await smallRows.nth(1).locator('[part~="undo-button"]').click();
   await waitFor(async () => (await smallRows.nth(1).getAttribute('data-undo')) === 'undone', 5000, 'the second row undone');

@@ -278,7 +278,8 @@ test('[UNDO-4] the before-states live in the pages\' memory only: no localStorag
     };
   }));
   // (and the pairing with the relay, DOOR-6: a key, no file)
-  assert.ok(consent.keys.every((key) => key === 'enrolment' || key === 'relay-pairing' || key.startsWith('receipts:')), JSON.stringify(consent.keys));
+  // The page's anchor key (UV-14) and any rest after refused prompts (UV-16) are consent's too.
+  assert.ok(consent.keys.every((key) => ['anchor', 'enrolment', 'relay-pairing'].includes(key) || key.startsWith('receipts:') || key.startsWith('rest:')), JSON.stringify(consent.keys));
   assert.ok(!consent.text.includes('kept before'), 'no before-state in the consent store');
   const project = await goPage.evaluate((id) => new Promise((resolve, reject) => {
     const open = indexedDB.open('ai-ops-go');

@@ -8,6 +8,7 @@ import { permissionKey } from '../../src/permission-store.js';
 import {
   centerOf, cleanupRuntimes, createGate, fakeModelContext, createTestRuntime, MemoryStorage, statusReached, testOperations, textOf, turnOn, until,
 } from './helpers.js';
+import { pairedStore } from '../runtime/pairing-helpers.js';
 import { RefusingStorage, switchParts, turnOffWhileStorageRefuses } from './switch-refused-off.js';
 
 describe('<ai-ops-switch>', () => {
@@ -95,7 +96,8 @@ describe('<ai-ops-switch>', () => {
   });
 
   it('[SW-4] a script that fails to load: back off, key deleted, a role=alert notice with title and reason', async () => {
-    const aiOps = createTestRuntime();
+    // A page paired with its relay (DOOR-6), so the relay's embed loads with the switch-on.
+    const aiOps = createTestRuntime({ consentStore: pairedStore(9333) });
     aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load /ai-ops/vendor/relay/embed.js' };
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);

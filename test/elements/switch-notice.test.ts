@@ -9,6 +9,7 @@ import '../../elements/define.js';
 import '../../elements/internal/strings.js';
 import type { AiOpsSwitch } from '../../elements/switch/ai-ops-switch.js';
 import { cleanupRuntimes, createTestRuntime, testOperations, textOf, until } from './helpers.js';
+import { pairedStore } from '../runtime/pairing-helpers.js';
 
 /** Where the switch sits in its row. */
 const POSITIONS = { left: 'flex-start', centre: 'center', right: 'flex-end' } as const;
@@ -18,7 +19,8 @@ describe('<ai-ops-switch> notice (FIRST-2)', () => {
 
   for (const [position, justify] of Object.entries(POSITIONS)) {
     it(`[FIRST-2] a switch at the ${position}, under a full-window layer: its notice is what is drawn at its centre and corners, inside the viewport, and Escape closes it`, async () => {
-      const aiOps = createTestRuntime();
+      // Paired with its relay (DOOR-6), so the relay's embed loads (and fails) with the switch-on.
+      const aiOps = createTestRuntime({ consentStore: pairedStore(9333) });
       aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load /ai-ops/vendor/relay/embed.js' };
       const session = aiOps.provideOperations('sql', testOperations('sql'));
       const page = await fixture<HTMLElement>(html`<div>
@@ -57,7 +59,8 @@ describe('<ai-ops-switch> notice (FIRST-2)', () => {
   }
 
   it('[FIRST-2] Tab reaches the notice\'s ×, Enter closes it; it stays closed until the next failure, whose notice shows again', async () => {
-    const aiOps = createTestRuntime();
+    // Paired with its relay (DOOR-6), so the relay's embed loads (and fails) with the switch-on.
+    const aiOps = createTestRuntime({ consentStore: pairedStore(9333) });
     aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load /ai-ops/vendor/relay/embed.js' };
     const session = aiOps.provideOperations('sql', testOperations('sql'));
     const el = await fixture<AiOpsSwitch>(html`<ai-ops-switch tool="sql" .aiOps=${aiOps}></ai-ops-switch>`);

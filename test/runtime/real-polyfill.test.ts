@@ -2,6 +2,7 @@
 // (run `npm run build` first; npm test does).
 import { expect, waitUntil } from '@open-wc/testing';
 import { createAiOps } from '../../src/runtime.js';
+import { pairedStore } from './pairing-helpers.js';
 import { defineOperation } from '../../src/definition.js';
 import { succeed } from '../../src/result.js';
 import { MemoryStorage, startEnded } from './helpers.js';
@@ -27,7 +28,9 @@ const ops = [
 describe('with the real polyfill and relay scripts from the build', function () {
   this.timeout(30000);
   // The page's relay port points at a closed port so the widget's scan stays on this machine.
-  const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false });
+  const aiOps = createAiOps({ consent: 'click', storage: new MemoryStorage(), assetsBase: '/dist/site/ai-ops/vendor/', relayPort: 9, embedded: false, autoReconnect: false,
+    // DOOR-6: a page the user paired with the relay on port 9 (until then no relay widget loads).
+    consentStore: pairedStore(9) });
   const session = aiOps.provideOperations('real', ops);
 
   it('[SW-7] [VER-1] off: no script element, no widget, no WebMCP API, nothing registered', async () => {
