@@ -14,7 +14,7 @@ import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
 import { RelayConnect } from './log-connect.js';
 import { LogRecord } from './log-record.js';
-import { renderFull, renderLine } from './log-row.js';
+import { renderFull, renderLine, renderRaw } from './log-row.js';
 import { logStyles } from './log-styles.js';
 import { RowUndo } from './log-undo.js';
 import { StoreController } from '../internal/store-controller.js';
@@ -102,7 +102,10 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart name - A row's operation name.
  * @csspart args-summary - A row's argument summary.
  * @csspart badge - A row's status badge (also `badge-success`, `badge-declined`, `badge-failure`).
- * @csspart result-summary - A row's result summary.
+ * @csspart result-summary - A row's result summary: for a failure, its code's sentence in the page's language (FIRST-4).
+ * @csspart result-details - A failed row's 「詳細」 (`<details>`): the result as the agent got it (FIRST-4).
+ * @csspart result-details-summary - The `<summary>` 「詳細」.
+ * @csspart result-raw - The result as the agent got it, inside `result-details` while open.
  * @csspart via - An expanded row's channel: the relay and its agent, the browser's WebMCP, a browser agent (DOOR-10).
  * @csspart args - An expanded row's arguments.
  * @csspart result - An expanded row's result.
@@ -183,6 +186,8 @@ export class AiOpsLog extends AiOpsPanel {
     };
   }, (a, b) => a?.visible === b?.visible && sameItems(a.entries, b.entries));
   private readonly openRows = new Set<number>();
+  /** The rows whose 「詳細」 is open (FIRST-4). */
+  private readonly openRaw = new Set<number>();
   private isVisible = false;
   private announcedVisible = false;
   private lastRowCount = 0;
@@ -262,6 +267,7 @@ export class AiOpsLog extends AiOpsPanel {
           <summary part="row-summary">${renderLine(entry, this.text)}</summary>
           ${open ? renderFull(entry, this.text) : nothing}
         </details>
+        ${entry.code === null ? nothing : renderRaw(entry, this.text, this.openRaw.has(entry.id), this.onRawToggle)}
         ${entry.undo ? this.undo.render(entry, this.text) : nothing}
       </div>
     `;
@@ -285,6 +291,14 @@ export class AiOpsLog extends AiOpsPanel {
     this.open = (event.target as HTMLDetailsElement).open;
     if (this.open) void this.record.readKey();
   }
+
+  private readonly onRawToggle = (event: Event): void => {
+    const raw = event.target as HTMLDetailsElement;
+    const id = Number(raw.parentElement!.dataset.id);
+    if (raw.open) this.openRaw.add(id);
+    else this.openRaw.delete(id);
+    this.requestUpdate();
+  };
 
   private onRowToggle(event: Event): void {
     const row = event.target as HTMLDetailsElement;

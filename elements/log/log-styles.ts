@@ -88,6 +88,17 @@ export const logStyles = css`
     gap: 0.25rem 0.625rem;
     padding: 0 0 0.375rem 1.25rem;
   }
+  .raw {
+    padding: 0 0 0.375rem 1.25rem;
+    color: var(--_muted);
+  }
+  .raw > summary {
+    cursor: pointer;
+    font-size: 0.8125rem;
+  }
+  .raw pre {
+    color: var(--_text);
+  }
   .undo .state {
     color: var(--_muted);
   }
