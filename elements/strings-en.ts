@@ -91,6 +91,7 @@ export const aiOpsStringsEn: Readonly<AiOpsStrings> = Object.freeze({
   logCodeTimeout: 'It did not finish in time and was stopped.',
   logCodeFailed: 'An error occurred while it ran.',
   logRawDetails: 'Details',
+  logActions: 'Record actions',
   logUndo: 'Undo',
   logUndoLabel: 'Undo: {name} ({time})',
   logUndone: 'Undone.',

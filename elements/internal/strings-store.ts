@@ -190,6 +190,8 @@ export interface AiOpsStrings {
   logCodeFailed: string;
   /** FIRST-4: the disclosure of a failed row that holds the result as the agent got it. */
   logRawDetails: string;
+  /** FIRST-7: accessible name of the toolbar under the rows (記録を保存, the key, 本人確認の登録を解除). */
+  logActions: string;
   /** The row's undo button (UNDO-1). */
   logUndo: string;
   /** Its accessible name; `{name}` is the operation, `{time}` the row's time. Starts with the button's text. */

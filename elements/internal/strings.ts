@@ -99,6 +99,7 @@ export const defaultAiOpsStrings: Readonly<AiOpsStrings> = Object.freeze({
   logCodeTimeout: '時間内に終わらなかったため、止めました。',
   logCodeFailed: '実行中にエラーが起きました。',
   logRawDetails: '詳細',
+  logActions: '記録の操作',
   logUndo: '元に戻す',
   logUndoLabel: '元に戻す: {name} ({time})',
   logUndone: '元に戻しました。',

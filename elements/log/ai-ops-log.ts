@@ -97,6 +97,8 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart unenrol-button - 「本人確認の登録を解除」: removes the enrolment after a verification (UV-2).
  * @csspart undo-button - 「元に戻す」 of a row that can be undone (UNDO-1): only a trusted click undoes.
  * @csspart undo-state - What a row says once undone, or once it can no longer be (UNDO-2, UNDO-4).
+ * @csspart actions - The toolbar under the rows (`role="toolbar"`, named 「記録の操作」): 「記録を保存」, the
+ *   key's fingerprint, 「本人確認の登録を解除」; the same in panel and tab mode (FIRST-7).
  * @csspart export-button - 「記録を保存」: downloads the page's rows as JSON Lines (AUDIT-1).
  * @csspart time - A row's time.
  * @csspart name - A row's operation name.
@@ -171,7 +173,8 @@ export class AiOpsLog extends AiOpsPanel {
     entries: () => this.runtime.log.getState().entries,
     verification: () => loaded(this.runtime.capabilities).then((c) => c.verification),
     text: () => this.text,
-    shown: () => ({ open: this.open, rows: this.rows }),
+    // FIRST-7: a tab shows its content whenever it is visible, so the key line is read as for an open panel.
+    shown: () => ({ open: this.mode === 'tab' ? this.isVisible : this.open, rows: this.rows }),
   });
 
   /**
@@ -253,7 +256,7 @@ export class AiOpsLog extends AiOpsPanel {
           ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
           ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
         </div>
-        <div class="actions">${this.record.render(text)}</div>
+        <div class="actions" part="actions" role="toolbar" aria-label=${text.logActions} @keydown=${this.onActionsKey}>${this.record.render(text)}</div>
       </div>
     `;
   }
@@ -279,6 +282,9 @@ export class AiOpsLog extends AiOpsPanel {
       this.announcedVisible = this.isVisible;
       const changed = new AiOpsLogVisibilityChangeEvent({ visible: this.isVisible });
       this.dispatchEvent(changed);
+      // FIRST-7: the tab's toolbar shows the key's fingerprint and 「本人確認の登録を解除」 as the panel's
+      // does once opened (the tab has no opening of its own: showing it is that).
+      if (this.isVisible && this.mode === 'tab') void this.record.readKey();
     }
     // New rows land at the bottom (LOG-5); follow them unless the user scrolled up to read.
     const count = this.rows.length;
@@ -287,6 +293,21 @@ export class AiOpsLog extends AiOpsPanel {
     this.lastRowCount = count;
   }
 
+  /**
+   * FIRST-7: the toolbar's arrow keys, Home and End move between its buttons (each stays in the Tab
+   * order too, so a user who does not know the toolbar pattern still reaches them).
+   */
+  private readonly onActionsKey = (event: KeyboardEvent): void => {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    if (!(event.key in moves) && event.key !== 'Home' && event.key !== 'End') return;
+    const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
+    const at = buttons.indexOf(this.renderRoot.querySelector(':focus') as HTMLButtonElement);
+    if (at < 0) return;
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : (at + moves[event.key] + buttons.length) % buttons.length;
+    event.preventDefault();
+    buttons[next].focus();
+  };
+
   private onPanelToggle(event: Event): void {
     this.open = (event.target as HTMLDetailsElement).open;
     if (this.open) void this.record.readKey();
@@ -294,7 +315,7 @@ export class AiOpsLog extends AiOpsPanel {
 
   private readonly onRawToggle = (event: Event): void => {
     const raw = event.target as HTMLDetailsElement;
-    const id = Number(raw.parentElement!.dataset.id);
+    const id = Number(raw.closest<HTMLElement>('[part~="row"]')!.dataset.id);
     if (raw.open) this.openRaw.add(id);
     else this.openRaw.delete(id);
     this.requestUpdate();

@@ -71,10 +71,11 @@ export const resultText = (entry: LogEntry, text: AiOpsStrings): string | null =
  * Its text is written only while open: a closed one costs a row nothing.
  */
 export function renderRaw(entry: LogEntry, text: AiOpsStrings, open: boolean, onToggle: (event: Event) => void) {
-  return html`<details class="raw" part="result-details" ?open=${open} @toggle=${onToggle}>
+  // In a <div>: the row's own <details> stays its only <details> child (what styles and pages select).
+  return html`<div class="raw"><details part="result-details" ?open=${open} @toggle=${onToggle}>
     <summary part="result-details-summary">${text.logRawDetails}</summary>
     ${open ? html`<pre part="result-raw" tabindex="0">${entry.result.text}</pre>` : nothing}
-  </details>`;
+  </details></div>`;
 }
 
 /** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */

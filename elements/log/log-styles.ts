@@ -92,7 +92,7 @@ export const logStyles = css`
     padding: 0 0 0.375rem 1.25rem;
     color: var(--_muted);
   }
-  .raw > summary {
+  .raw summary {
     cursor: pointer;
     font-size: 0.8125rem;
   }
@@ -108,9 +108,18 @@ export const logStyles = css`
     border-radius: 999px;
     font-size: 0.8125rem;
   }
+  /* FIRST-7: the toolbar wraps onto more lines rather than overflow, its items on one baseline. */
   .actions {
     display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
     justify-content: flex-end;
+    gap: 0.375rem 0.75rem;
+  }
+  .actions .key, .actions .note {
+    margin: 0;
+    overflow-wrap: anywhere;
+    min-width: 0;
   }
   .line {
     display: inline-flex;
