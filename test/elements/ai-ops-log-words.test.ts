@@ -7,8 +7,9 @@ import type { AiOpsLog } from '../../elements/log/ai-ops-log.js';
 import { aiOpsStringsEn } from '../../elements/strings-en.js';
 import { defaultAiOpsStrings } from '../../elements/internal/strings.js';
 import { defineOperation } from '../../src/definition.js';
-import { ErrorCode, fail } from '../../src/result.js';
-import { cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn } from './helpers.js';
+import { ErrorCode, fail, succeed } from '../../src/result.js';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
+import { centerOf, cleanupRuntimes, createTestRuntime, testOperations, textOf, turnOn, until } from './helpers.js';
 
 await loadAiOpsElements();
 
@@ -119,5 +120,38 @@ describe('<ai-ops-log> words (FIRST-4)', () => {
     const last = part(el.shadowRoot!, 'last-row')!;
     expect(textOf(part(last, 'result-summary'))).to.equal(defaultAiOpsStrings.logCodeNotFound);
     expect(textOf(last)).to.not.contain('not_found');
+  });
+});
+
+describe('<ai-ops-log> undo failure words (FIRST-4)', () => {
+  afterEach(async () => {
+    cleanupRuntimes();
+    await resetMouse();
+  });
+
+  it('[FIRST-4] an undo that fails says so in the page\'s language; the tool\'s own message is under 「詳細」', async () => {
+    const aiOps = createTestRuntime();
+    const session = aiOps.provideOperations('notes', [defineOperation({
+      name: 'notes_write', description: 'Writes a note.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      execute: async () => ({
+        result: succeed({}),
+        undo: { targets: ['notes:file:a'], bytes: 0, undo: async () => { throw new Error('the note store is read-only now'); } },
+      }),
+    })]);
+    await turnOn(session);
+    const el = await fixture<AiOpsLog>(html`<ai-ops-log mode="tab" .aiOps=${aiOps}></ai-ops-log>`);
+    await session.call('notes_write', {});
+    await el.updateComplete;
+    const button = part(rowsOf(el)[0], 'undo-button')!;
+    await sendMouse({ type: 'click', position: centerOf(button) });
+    await until(() => !!el.shadowRoot!.querySelector('.undo [role="status"]'), 'the undo failure note');
+    const note = el.shadowRoot!.querySelector<HTMLElement>('.undo [role="status"]')!;
+    const details = note.querySelector('details')!;
+    expect(details, 'a 詳細 disclosure').to.not.equal(null);
+    expect(textOf(details.querySelector('summary'))).to.equal('詳細');
+    expect(textOf(note).replace(textOf(details), '').trim()).to.equal('元に戻せませんでした。');
+    expect(details.textContent).to.contain('the note store is read-only now');
+    await expect(el).to.be.accessible();
   });
 });
