@@ -37,7 +37,7 @@ export const ELEMENT_FILES = ['test/elements/**/*.test.ts', '!test/elements/**/*
  * The suites that need the user's device (a WebAuthn authenticator): not in WebKitGTK, which has
  * none; what the switch does there instead is asserted by the `*.webkit.test.ts` files.
  */
-export const NEEDS_WEBAUTHN = ['test/elements/ai-ops-confirm-uv.test.ts', 'test/elements/ai-ops-confirm-batch.test.ts', 'test/elements/default-runtime-uv.test.ts', 'test/elements/verified-engines.test.ts'];
+export const NEEDS_WEBAUTHN = ['test/elements/ai-ops-confirm-uv.test.ts', 'test/elements/ai-ops-confirm-batch.test.ts', 'test/elements/default-runtime-uv.test.ts', 'test/elements/verified-engines.test.ts', 'test/elements/ai-ops-log-footer.test.ts'];
 
 /** What runs only in WebKitGTK (where there is no WebAuthn): `*.webkit.test.ts`. */
 export const WEBKIT_FILES = ['test/elements/**/*.webkit.test.ts'];

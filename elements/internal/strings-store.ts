@@ -171,6 +171,27 @@ export interface AiOpsStrings {
   logResult: string;
   /** Shown under text cut at the limit; `{count}` is the limit (LOG-4). */
   logTruncated: string;
+  /**
+   * FIRST-4: what a failed row says for each envelope code, in place of the code and the message
+   * written for the agent (which stays under {@link logRawDetails}).
+   */
+  logCodeInvalidInput: string;
+  /** FIRST-4: `not_found`. */
+  logCodeNotFound: string;
+  /** FIRST-4: `too_large`. */
+  logCodeTooLarge: string;
+  /** FIRST-4: `not_ready`. */
+  logCodeNotReady: string;
+  /** FIRST-4: `declined`. */
+  logCodeDeclined: string;
+  /** FIRST-4: `timeout`. */
+  logCodeTimeout: string;
+  /** FIRST-4: `failed`. */
+  logCodeFailed: string;
+  /** FIRST-4: the disclosure of a failed row that holds the result as the agent got it. */
+  logRawDetails: string;
+  /** FIRST-7: accessible name of the toolbar under the rows (記録を保存, the key, 本人確認の登録を解除). */
+  logActions: string;
   /** The row's undo button (UNDO-1). */
   logUndo: string;
   /** Its accessible name; `{name}` is the operation, `{time}` the row's time. Starts with the button's text. */

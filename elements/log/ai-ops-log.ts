@@ -14,7 +14,7 @@ import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
 import { RelayConnect } from './log-connect.js';
 import { LogRecord } from './log-record.js';
-import { renderFull, renderLine } from './log-row.js';
+import { renderFull, renderLine, renderRaw } from './log-row.js';
 import { logStyles } from './log-styles.js';
 import { RowUndo } from './log-undo.js';
 import { StoreController } from '../internal/store-controller.js';
@@ -97,12 +97,17 @@ function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<P
  * @csspart unenrol-button - 「本人確認の登録を解除」: removes the enrolment after a verification (UV-2).
  * @csspart undo-button - 「元に戻す」 of a row that can be undone (UNDO-1): only a trusted click undoes.
  * @csspart undo-state - What a row says once undone, or once it can no longer be (UNDO-2, UNDO-4).
+ * @csspart actions - The toolbar under the rows (`role="toolbar"`, named 「記録の操作」): 「記録を保存」, the
+ *   key's fingerprint, 「本人確認の登録を解除」; the same in panel and tab mode (FIRST-7).
  * @csspart export-button - 「記録を保存」: downloads the page's rows as JSON Lines (AUDIT-1).
  * @csspart time - A row's time.
  * @csspart name - A row's operation name.
  * @csspart args-summary - A row's argument summary.
  * @csspart badge - A row's status badge (also `badge-success`, `badge-declined`, `badge-failure`).
- * @csspart result-summary - A row's result summary.
+ * @csspart result-summary - A row's result summary: for a failure, its code's sentence in the page's language (FIRST-4).
+ * @csspart result-details - A failed row's 「詳細」 (`<details>`): the result as the agent got it (FIRST-4).
+ * @csspart result-details-summary - The `<summary>` 「詳細」.
+ * @csspart result-raw - The result as the agent got it, inside `result-details` while open.
  * @csspart via - An expanded row's channel: the relay and its agent, the browser's WebMCP, a browser agent (DOOR-10).
  * @csspart args - An expanded row's arguments.
  * @csspart result - An expanded row's result.
@@ -168,7 +173,8 @@ export class AiOpsLog extends AiOpsPanel {
     entries: () => this.runtime.log.getState().entries,
     verification: () => loaded(this.runtime.capabilities).then((c) => c.verification),
     text: () => this.text,
-    shown: () => ({ open: this.open, rows: this.rows }),
+    // FIRST-7: a tab shows its content whenever it is visible, so the key line is read as for an open panel.
+    shown: () => ({ open: this.mode === 'tab' ? this.isVisible : this.open, rows: this.rows }),
   });
 
   /**
@@ -183,6 +189,8 @@ export class AiOpsLog extends AiOpsPanel {
     };
   }, (a, b) => a?.visible === b?.visible && sameItems(a.entries, b.entries));
   private readonly openRows = new Set<number>();
+  /** The rows whose 「詳細」 is open (FIRST-4). */
+  private readonly openRaw = new Set<number>();
   private isVisible = false;
   private announcedVisible = false;
   private lastRowCount = 0;
@@ -248,7 +256,7 @@ export class AiOpsLog extends AiOpsPanel {
           ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
           ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
         </div>
-        <div class="actions">${this.record.render(text)}</div>
+        <div class="actions" part="actions" role="toolbar" aria-label=${text.logActions} @keydown=${this.onActionsKey}>${this.record.render(text)}</div>
       </div>
     `;
   }
@@ -262,6 +270,7 @@ export class AiOpsLog extends AiOpsPanel {
           <summary part="row-summary">${renderLine(entry, this.text)}</summary>
           ${open ? renderFull(entry, this.text) : nothing}
         </details>
+        ${entry.code === null ? nothing : renderRaw(entry, this.text, this.openRaw.has(entry.id), this.onRawToggle)}
         ${entry.undo ? this.undo.render(entry, this.text) : nothing}
       </div>
     `;
@@ -273,6 +282,9 @@ export class AiOpsLog extends AiOpsPanel {
       this.announcedVisible = this.isVisible;
       const changed = new AiOpsLogVisibilityChangeEvent({ visible: this.isVisible });
       this.dispatchEvent(changed);
+      // FIRST-7: the tab's toolbar shows the key's fingerprint and 「本人確認の登録を解除」 as the panel's
+      // does once opened (the tab has no opening of its own: showing it is that).
+      if (this.isVisible && this.mode === 'tab') void this.record.readKey();
     }
     // New rows land at the bottom (LOG-5); follow them unless the user scrolled up to read.
     const count = this.rows.length;
@@ -281,10 +293,33 @@ export class AiOpsLog extends AiOpsPanel {
     this.lastRowCount = count;
   }
 
+  /**
+   * FIRST-7: the toolbar's arrow keys, Home and End move between its buttons (each stays in the Tab
+   * order too, so a user who does not know the toolbar pattern still reaches them).
+   */
+  private readonly onActionsKey = (event: KeyboardEvent): void => {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    if (!(event.key in moves) && event.key !== 'Home' && event.key !== 'End') return;
+    const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
+    const at = buttons.indexOf(this.renderRoot.querySelector(':focus') as HTMLButtonElement);
+    if (at < 0) return;
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : (at + moves[event.key] + buttons.length) % buttons.length;
+    event.preventDefault();
+    buttons[next].focus();
+  };
+
   private onPanelToggle(event: Event): void {
     this.open = (event.target as HTMLDetailsElement).open;
     if (this.open) void this.record.readKey();
   }
+
+  private readonly onRawToggle = (event: Event): void => {
+    const raw = event.target as HTMLDetailsElement;
+    const id = Number(raw.closest<HTMLElement>('[part~="row"]')!.dataset.id);
+    if (raw.open) this.openRaw.add(id);
+    else this.openRaw.delete(id);
+    this.requestUpdate();
+  };
 
   private onRowToggle(event: Event): void {
     const row = event.target as HTMLDetailsElement;

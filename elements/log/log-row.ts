@@ -6,6 +6,7 @@
  */
 import { html, nothing } from 'lit';
 import type { LogEntry, LogStatus } from '../../src/operation-log.js';
+import type { ErrorCode } from '../../src/result.js';
 import { DETAIL_CHARS, formatTime, type CutText } from '../internal/format.js';
 import { fillString, type AiOpsStrings } from '../internal/strings.js';
 
@@ -41,8 +42,40 @@ export function renderLine(entry: LogEntry, text: AiOpsStrings) {
     ${entry.batch ? html`<span class="by" part="batch">${fillString(text.logBatch, { count: String(entry.batch.size) }).join('')}</span>` : nothing}
     <span class="args-summary" part="args-summary">${entry.argsSummary.text}${ellipsis(entry.argsSummary)}</span>
     <span class="badge ${entry.status}" part="badge badge-${entry.status}">${badgeText(entry.status, text)}</span>
-    <span class="result-summary" part="result-summary">${entry.resultSummary.text}${ellipsis(entry.resultSummary)}</span>
+    <span class="result-summary" part="result-summary">${resultText(entry, text) ?? html`${entry.resultSummary.text}${ellipsis(entry.resultSummary)}`}</span>
   </span>`;
+}
+
+/** FIRST-4: the strings' key of each envelope code's sentence. */
+const codeSentences: Record<ErrorCode, keyof AiOpsStrings> = {
+  invalid_input: 'logCodeInvalidInput',
+  not_found: 'logCodeNotFound',
+  too_large: 'logCodeTooLarge',
+  not_ready: 'logCodeNotReady',
+  declined: 'logCodeDeclined',
+  timeout: 'logCodeTimeout',
+  failed: 'logCodeFailed',
+};
+
+/**
+ * FIRST-4: what a failed row says in the page's language, for its envelope code; null for a
+ * success (its fields are the agent's data, shown as they are). The message written for the agent
+ * stays under the row's 「詳細」 ({@link renderRaw}).
+ */
+export const resultText = (entry: LogEntry, text: AiOpsStrings): string | null =>
+  entry.code === null ? null : (text[codeSentences[entry.code]] as string | undefined) ?? null;
+
+/**
+ * FIRST-4: a failed row's 「詳細」, a native disclosure outside the row's summary (a disclosure
+ * inside another's summary is not reachable by keyboard) holding the result as the agent got it.
+ * Its text is written only while open: a closed one costs a row nothing.
+ */
+export function renderRaw(entry: LogEntry, text: AiOpsStrings, open: boolean, onToggle: (event: Event) => void) {
+  // In a <div>: the row's own <details> stays its only <details> child (what styles and pages select).
+  return html`<div class="raw"><details part="result-details" ?open=${open} @toggle=${onToggle}>
+    <summary part="result-details-summary">${text.logRawDetails}</summary>
+    ${open ? html`<pre part="result-raw" tabindex="0">${entry.result.text}</pre>` : nothing}
+  </details></div>`;
 }
 
 /** Arguments and result in full, each cut at 10,000 characters when logged (LOG-4), as text (LOG-6). */

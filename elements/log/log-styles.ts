@@ -88,6 +88,17 @@ export const logStyles = css`
     gap: 0.25rem 0.625rem;
     padding: 0 0 0.375rem 1.25rem;
   }
+  .raw {
+    padding: 0 0 0.375rem 1.25rem;
+    color: var(--_muted);
+  }
+  .raw summary {
+    cursor: pointer;
+    font-size: 0.8125rem;
+  }
+  .raw pre {
+    color: var(--_text);
+  }
   .undo .state {
     color: var(--_muted);
   }
@@ -97,9 +108,18 @@ export const logStyles = css`
     border-radius: 999px;
     font-size: 0.8125rem;
   }
+  /* FIRST-7: the toolbar wraps onto more lines rather than overflow, its items on one baseline. */
   .actions {
     display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
     justify-content: flex-end;
+    gap: 0.375rem 0.75rem;
+  }
+  .actions .key, .actions .note {
+    margin: 0;
+    overflow-wrap: anywhere;
+    min-width: 0;
   }
   .line {
     display: inline-flex;

@@ -26,7 +26,11 @@ export class RowUndo implements ReactiveController {
     host.addController(this);
   }
 
-  /** The row's 「元に戻す」 while it can be undone, else what became of it (UNDO-1, UNDO-2, UNDO-4). */
+  /**
+   * The row's 「元に戻す」 while it can be undone, else what became of it (UNDO-1, UNDO-2, UNDO-4). A
+   * failed undo says so in the page's words; the tool's own message (written for a developer or an
+   * agent) is under 「詳細」 (FIRST-4).
+   */
   render(entry: LogEntry, text: AiOpsStrings) {
     const failed = this.errors.get(entry.id);
     const busy = this.undoing.has(entry.id);
@@ -38,7 +42,8 @@ export class RowUndo implements ReactiveController {
             @click=${this.onClick}>${text.logUndo}</button>`
         : html`<span class="state" part="undo-state" tabindex="-1">${state}</span>`}
       ${failed === undefined ? nothing
-        : html`<span class="note" role="status">${fillString(text.logUndoFailed, { reason: failed }).join('')}</span>`}
+        : html`<span class="note" role="status">${fillString(text.logUndoFailed, { reason: '' }).join('').trim()}
+            <details class="raw"><summary>${text.logRawDetails}</summary><pre tabindex="0">${failed}</pre></details></span>`}
     </div>`;
   }
 

@@ -13,6 +13,12 @@ import { createDiagramPreview, type DiagramPreview } from './preview.js';
 import { bootDrawio, drawio } from './state.js';
 import { applyCanvasEdits, type CanvasEdit } from './write-back.js';
 
+/**
+ * FIRST-7: the page's own undo is named apart from the log rows' 「元に戻す」: it steps back the page's
+ * history (the last change, whoever made it), where the log's undoes one chosen agent call after asking.
+ */
+const UNDO_LAST = '直前の変更を取り消す';
+
 /** How long typing rests before the XML is checked and applied. */
 const APPLY_DELAY_MS = 250;
 
@@ -180,7 +186,7 @@ export default function DrawioPage() {
       what="図"
       view={view}
       documents={drawio}
-      controls={<button type="button" className="tool-button" disabled={!view.canUndo} onClick={() => void drawio.undo()}>元に戻す</button>}
+      controls={<button type="button" className="tool-button" disabled={!view.canUndo} onClick={() => void drawio.undo()}>{UNDO_LAST}</button>}
       editor={<XmlEditor xml={view.shown?.xml ?? ''} documentKey={view.shown?.id} disabled={!view.shown} />}
       count={{ id: 'cell-count', text: cells === null ? '' : `${cells} 個` }}
       preview={<Preview onCount={setCells} />}

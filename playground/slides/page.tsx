@@ -70,8 +70,10 @@ export default function SlidesPage() {
           ))}
         </select>
       </label>
+      {/* FIRST-7: not 「元に戻す」, which the log's rows say: this steps back the editor's history (the
+          last change, whoever made it), the log's undoes one chosen agent call after asking. */}
       <button type="button" className="tool-button" disabled={!canUndo} onClick={() => editor.current && undo(editor.current)}>
-        元に戻す
+        直前の変更を取り消す
       </button>
     </>
   );

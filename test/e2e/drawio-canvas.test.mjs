@@ -123,13 +123,13 @@ test('[DRW-1] a real mouse drag of a cell changes its mxGeometry x/y in drawio_r
   assert.deepEqual((await readCells()).idea.geometry, moved, 'the move was saved');
 });
 
-test('[CONF-2] the page\'s 「元に戻す」 undoes a canvas edit', async () => {
+test('[CONF-2] [FIRST-7] the page\'s own 「直前の変更を取り消す」 undoes a canvas edit', async () => {
   const shape = await cellBox('アイデア');
   const from = { x: shape.x + 20, y: shape.y + 10 };
   const was = (await readCells()).idea.geometry;
   await drag(from, { x: from.x + 60, y: from.y });
   await waitFor(async () => (await readCells()).idea.geometry.x !== was.x, 5000, 'the move');
-  await page.getByRole('button', { name: '元に戻す' }).click();
+  await page.getByRole('button', { name: '直前の変更を取り消す' }).click();
   await waitFor(async () => (await readCells()).idea.geometry.x === was.x, 5000, 'the move undone');
   assert.deepEqual((await readCells()).idea.geometry, was);
   const after = await cellBox('アイデア');

@@ -197,8 +197,8 @@ test('[CONF-6] やめる answers declined and changes nothing', async () => {
   assert.equal(await drawnCount(page), 2);
 });
 
-test('[CONF-2] the page\'s 「元に戻す」 restores the diagram an agent replaced', async () => {
-  await page.getByRole('button', { name: '元に戻す' }).click();
+test('[CONF-2] [FIRST-7] the page\'s own 「直前の変更を取り消す」 restores the diagram an agent replaced', async () => {
+  await page.getByRole('button', { name: '直前の変更を取り消す' }).click();
   await waitFor(async () => /e2e-box/.test(await editorText(page)), 5000, 'the diagram before drawio_write');
   await waitFor(async () => (await page.locator('#preview').getAttribute('data-cell-count')) === '4', 5000, 'four cells again');
   assert.match(await previewText(page), /足した箱/);

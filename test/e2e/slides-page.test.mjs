@@ -71,6 +71,20 @@ test('[DOC-3] without ?doc= the page opens `welcome`, the sample deck: its name 
   assert.match(await page.locator('#preview h1').first().textContent(), /スライドのエディタ/);
 });
 
+test('[FIRST-7] the welcome deck says where the theme select is (the bar above the editor, at the left), and the page\'s own undo is not a second 「元に戻す」', async () => {
+  const text = await editorText(page);
+  assert.match(text, /上のバーの「テーマ」/);
+  assert.doesNotMatch(text, /右上/);
+  const select = await page.getByRole('combobox', { name: 'テーマ' }).boundingBox();
+  const box = await editor(page).boundingBox();
+  const width = await page.evaluate(() => innerWidth);
+  assert.ok(select.y + select.height <= box.y, 'the select is above the editor');
+  assert.ok(select.x + select.width / 2 < width / 2, 'the select is in the left half');
+  // One 「元に戻す」 per page: the page's own says what it does; 「元に戻す」 is the log rows' alone.
+  assert.equal(await page.getByRole('button', { name: '直前の変更を取り消す', exact: true }).count(), 1);
+  assert.equal(await page.locator('button', { hasText: /^\s*元に戻す\s*$/ }).count(), 0);
+});
+
 test('[APP-4] [APP-5] the page passes axe: the Markdown editor is a textbox named Markdown, the document bar a named toolbar of labelled controls', async () => {
   assert.deepEqual(await axeViolations(page), []);
   assert.equal(await editor(page).getAttribute('aria-multiline'), 'true');
@@ -169,13 +183,13 @@ test('[SLI-1] the agent\'s deck was saved in IndexedDB: a reload shows it', asyn
   await operationsListed(page);
 });
 
-test('[CONF-2] the page\'s 「元に戻す」 restores the deck an agent replaced', async () => {
+test('[CONF-2] [FIRST-7] the page\'s own 「直前の変更を取り消す」 restores the deck an agent replaced', async () => {
   const original = await editorText(page);
   const pending = start(page, 'slides_write', { markdown: '# 一枚だけ\n' });
   await confirmDialog(page).getByRole('button', { name: '置き換える' }).click();
   assert.deepEqual(await pending, { isError: false, ok: true, slideCount: 1 });
   await waitFor(async () => (await previewSlides(page).count()) === 1, 5000, 'one slide');
-  const undo = page.getByRole('button', { name: '元に戻す' });
+  const undo = page.getByRole('button', { name: '直前の変更を取り消す' });
   assert.equal(await undo.isDisabled(), false);
   await undo.click();
   await waitFor(async () => (await editorText(page)) === original, 5000, 'the previous deck back in the editor');

@@ -243,9 +243,10 @@ describe('<ai-ops-log>', () => {
     ]);
     const colour = (b: Element) => getComputedStyle(b).backgroundColor;
     expect(new Set(badges.slice(0, 3).map(colour)).size).to.equal(3);
-    expect(textOf(part(failed, 'result-summary'))).to.equal('not_found: no such file: a.txt');
-    expect(textOf(part(stopped, 'result-summary'))).to.match(/^declined: /);
-    expect(textOf(part(invalid, 'result-summary'))).to.match(/^invalid_input: /);
+    // FIRST-4: a failure's summary is its code's sentence in the page's language (the agent's text is under 詳細).
+    expect(textOf(part(failed, 'result-summary'))).to.equal('指定されたものが見つかりませんでした。');
+    expect(textOf(part(stopped, 'result-summary'))).to.equal('実行しませんでした (やめたか、時間内に答えがなかったか、途中で止められました)。');
+    expect(textOf(part(invalid, 'result-summary'))).to.equal('エージェントが渡した内容が、この操作の受け付ける形に合いませんでした。何も実行していません。');
     expect(textOf(part(invalid, 'args-summary'))).to.equal('{"unknown":1}');
   });
 
