@@ -236,9 +236,7 @@ export class AiOpsConfirm extends AiOpsPanel {
     this.dispatchEvent(declined);
   }
 
-  private onCancelClick(): void {
-    this.decline('cancel');
-  }
+  private readonly onCancelClick = (): void => this.decline('cancel');
 
   private onAction(event: MouseEvent): void {
     // SAFE-7: focus starts on やめる, so reaching this button by keyboard took a deliberate Tab.
@@ -278,9 +276,7 @@ export class AiOpsConfirm extends AiOpsPanel {
 
   private onDeclineAll(event: MouseEvent): void {
     const request = this.request;
-    if (!request || request.status !== 'waiting' || !this.listed.length || !this.guard.allows(event)) return;
-    const ids = this.batchIds(request);
-    this.runtime.capabilities.getState()?.decide.declineAll(ids);
+    if (request?.status === 'waiting' && this.listed.length && this.guard.allows(event)) this.runtime.capabilities.getState()?.decide.declineAll(this.batchIds(request));
   }
 
   private onPointerDown(event: PointerEvent): void {

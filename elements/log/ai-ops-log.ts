@@ -6,9 +6,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { PageCapabilities } from '../../src/capabilities.js';
 import type { LogEntry, OperationLog } from '../../src/operation-log.js';
-import type { ReadableStore } from '../../src/store.js';
 import { AiOpsPanel } from '../internal/ai-ops-panel.js';
 import { AiOpsLogVisibilityChangeEvent } from '../internal/events.js';
 import { LogAnnouncer } from './log-announcer.js';
@@ -18,6 +16,7 @@ import { renderFull, renderLine, renderRaw } from './log-row.js';
 import { logStyles } from './log-styles.js';
 import { RowUndo } from './log-undo.js';
 import { StoreController } from '../internal/store-controller.js';
+import { loaded, moveInToolbar, sameItems } from './log-helpers.js';
 
 /** How long after a change the log renders (see `scheduleUpdate`). */
 const RENDER_DELAY_MS = 16;
@@ -30,24 +29,6 @@ export type AiOpsLogMode = 'panel' | 'tab';
 
 /** What the runtime's log holds. */
 type OperationLogState = ReturnType<OperationLog['getState']>;
-
-/** True when both lists hold the same items in the same order. */
-const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, i) => item === b[i]);
-
-/**
- * What the page's elements may do, once the runtime's on-demand part loaded: the log shows only
- * while a switch is on, so by then it has (or is loading).
- */
-function loaded(capabilities: ReadableStore<PageCapabilities | null>): Promise<PageCapabilities> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const now = capabilities.getState();
-      if (now) resolve(now), stop();
-    };
-    const stop = capabilities.subscribe(check);
-    check();
-  });
-}
 
 /**
  * @summary The log of the calls agents made, shown only while a switch is on: first how to connect
@@ -256,7 +237,7 @@ export class AiOpsLog extends AiOpsPanel {
           ${entries.length === 0 ? html`<p class="empty">${text.logEmpty}</p>` : nothing}
           ${repeat(entries, (entry) => entry.id, (entry) => this.renderRow(entry))}
         </div>
-        <div class="actions" part="actions" role="toolbar" aria-label=${text.logActions} @keydown=${this.onActionsKey}>${this.record.render(text)}</div>
+        <div class="actions" part="actions" role="toolbar" aria-label=${text.logActions} @keydown=${moveInToolbar}>${this.record.render(text)}</div>
       </div>
     `;
   }
@@ -293,41 +274,23 @@ export class AiOpsLog extends AiOpsPanel {
     this.lastRowCount = count;
   }
 
-  /**
-   * FIRST-7: the toolbar's arrow keys, Home and End move between its buttons (each stays in the Tab
-   * order too, so a user who does not know the toolbar pattern still reaches them).
-   */
-  private readonly onActionsKey = (event: KeyboardEvent): void => {
-    const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-    if (!(event.key in moves) && event.key !== 'Home' && event.key !== 'End') return;
-    const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button:not([disabled])')];
-    const at = buttons.indexOf(this.renderRoot.querySelector(':focus') as HTMLButtonElement);
-    if (at < 0) return;
-    const next = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : (at + moves[event.key] + buttons.length) % buttons.length;
-    event.preventDefault();
-    buttons[next].focus();
-  };
-
   private onPanelToggle(event: Event): void {
     this.open = (event.target as HTMLDetailsElement).open;
     if (this.open) void this.record.readKey();
   }
 
-  private readonly onRawToggle = (event: Event): void => {
-    const raw = event.target as HTMLDetailsElement;
-    const id = Number(raw.closest<HTMLElement>('[part~="row"]')!.dataset.id);
-    if (raw.open) this.openRaw.add(id);
-    else this.openRaw.delete(id);
-    this.requestUpdate();
-  };
-
-  private onRowToggle(event: Event): void {
-    const row = event.target as HTMLDetailsElement;
-    const id = Number(row.parentElement!.dataset.id);
-    if (row.open) this.openRows.add(id);
-    else this.openRows.delete(id);
+  /** A row's details (or its 「詳細」, FIRST-4) opened or closed: kept, so a render keeps it so. */
+  private toggled(open: Set<number>, event: Event): void {
+    const details = event.target as HTMLDetailsElement;
+    const id = Number(details.closest<HTMLElement>('[part~="row"]')!.dataset.id);
+    if (details.open) open.add(id);
+    else open.delete(id);
     this.requestUpdate();
   }
+
+  private readonly onRawToggle = (event: Event): void => this.toggled(this.openRaw, event);
+
+  private readonly onRowToggle = (event: Event): void => this.toggled(this.openRows, event);
 }
 
 declare global {
