@@ -19,18 +19,14 @@
 // Build first: `npm run build && node esbuild.config.mjs`.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { webcrypto } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
-import { root, waitFor } from './harness.mjs';
+import { waitFor } from './harness.mjs';
 import {
   launchAgentBrowser, serveSample, addUserDevice, startPlaywrightMcp, playwrightResult,
   switchInput, switchSettledOn, announced, browserListed, webdriverOf, userTurnsOn, userTurnsOff,
 } from './agent-browser.mjs';
-
-// The package's own canonical form and challenge (what the page checks), as an attacker reads them
-// in the published code; only the key is the attacker's.
-const { canonicalJson, challengeOf, toBase64Url } = await import(pathToFileURL(join(root, 'dist/lib/src/consent-proof.js')).href);
+// The attacker's own "authenticator": a P-256 key the test generates, receipts it signs for any
+// description (UP and UV set, the right relying party and origin: all a page can check, but the wrong key).
+import { attackerKey } from './forged-consent.mjs';
 
 const NOTE = 'AI のエージェントは、このメモを読み書きし、消せます。';
 const OPS = ['sample_clear_note', 'sample_read_note', 'sample_wait'];
@@ -41,47 +37,6 @@ const WEEK = 7 * 24 * 60 * 60 * 1000;
 const SWITCH_KEY = 'fd-ai-operations:sample';
 const RECEIPTS_KEY = 'fd-ai-operations:sample:uv';
 const ENROLMENT_KEY = 'fd-ai-operations-uv';
-
-/** An ECDSA P-256 signature as WebAuthn gives it (DER), from WebCrypto's raw r‖s. */
-function rawToDer(raw) {
-  const integer = (bytes) => {
-    let i = 0;
-    while (i < bytes.length - 1 && bytes[i] === 0) i++;
-    const trimmed = bytes.subarray(i);
-    const body = trimmed[0] & 0x80 ? Uint8Array.of(0, ...trimmed) : trimmed;
-    return Uint8Array.of(0x02, body.length, ...body);
-  };
-  const r = integer(raw.subarray(0, 32));
-  const s = integer(raw.subarray(32));
-  return Uint8Array.of(0x30, r.length + s.length, ...r, ...s);
-}
-
-/**
- * The attacker's own "authenticator": a P-256 key the test generates, its public part in the shape
- * the page stores an enrolment in, and receipts it signs for any description (UP and UV flags set,
- * the right relying party and origin: all a page can check, but with the wrong key).
- */
-async function attackerKey() {
-  const { subtle } = webcrypto;
-  const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-  const credentialId = toBase64Url(webcrypto.getRandomValues(new Uint8Array(16)));
-  const record = { v: 1, credentialId, alg: -7, spki: toBase64Url(new Uint8Array(await subtle.exportKey('spki', pair.publicKey))) };
-  const sha = async (bytes) => new Uint8Array(await subtle.digest('SHA-256', bytes));
-  return {
-    record,
-    async sign(description) {
-      const { origin } = description;
-      const clientData = new TextEncoder().encode(JSON.stringify({ type: 'webauthn.get', challenge: toBase64Url(await challengeOf(description)), origin, crossOrigin: false }));
-      const authenticatorData = new Uint8Array([...await sha(new TextEncoder().encode(new URL(origin).hostname)), 0x05, 0, 0, 0, 1]);
-      const signed = new Uint8Array([...authenticatorData, ...await sha(clientData)]);
-      const raw = new Uint8Array(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, signed));
-      return {
-        credentialId, authenticatorData: toBase64Url(authenticatorData), clientDataJSON: toBase64Url(clientData),
-        signature: toBase64Url(rawToDer(raw)), description: JSON.parse(canonicalJson(description)),
-      };
-    },
-  };
-}
 
 /**
  * The test's CDP session on the page, used only for what a storage-only program has: the `DOMStorage`
