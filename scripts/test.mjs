@@ -76,11 +76,14 @@ export const e2eUnits = [
 ];
 
 /**
- * The Node lane's own suites, as e2e seconds: ≈ 190 s alone (the packed package's installs and
- * builds most of it), but they compute, and beside the other lanes they slow down ≈ 1.5 times more
- * than the e2e suites' waits do (10.5 min against 7–9 in a full run).
+ * The Node lane's own suites, in the e2e weights' units (scripts/test-shards.mjs: about 2 s each in
+ * a full run on 2 cores). They compute — the packed package's installs, builds and its four README
+ * recipes in a browser, the sandbox, the runner's feed — and took 24.6 min in a full run (2026-12-08)
+ * while the e2e lanes' ≈ 667 units took 22–25 min: so ≈ 650 units, and the lane gets only the
+ * e2e suites that keep it level with the others (at 300 it got 19 suites, 8 min more, and ended
+ * last by 8 min, one core idle meanwhile).
  */
-const NODE_LANE_SECONDS = 300;
+const NODE_LANE_SECONDS = 650;
 
 /**
  * The stages of one lane's e2e units: one `node --test` a mode, in the lane's network namespace
