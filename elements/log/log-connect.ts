@@ -127,7 +127,7 @@ export class RelayConnect implements ReactiveController {
         <button type="button" part="reconnect-button" ?disabled=${this.reconnecting}
           aria-busy=${this.reconnecting ? 'true' : nothing} @click=${this.reconnect}>${text.logReconnect}</button>
         ${this.error === null ? nothing
-          : html`<p class="note" role="status">${fillString(text.logReconnectFailed, { reason: this.error }).join('')}</p>`}
+          : html`<div class="note" role="status">${fillString(text.logReconnectFailed, { reason: '' }).join('').trim()}<details class="raw"><summary>${text.logRawDetails}</summary><pre tabindex="0">${this.error}</pre></details></div>`}
       </details>
     `;
   }

@@ -136,7 +136,7 @@ describe('<ai-ops-log>', () => {
     expect(rowsOf(own).map((r) => textOf(part(r, 'name')))).to.deep.equal(['sql_echo']);
   });
 
-  it('[LOG-2] the first item tells how to connect: relay command and MCP config with this origin; つなぎ直す reconnects', async () => {
+  it('[LOG-2] [FIRST-4] the first item tells how to connect: relay command and MCP config with this origin; つなぎ直す reconnects, a failure said in the page\'s language with its reason under 詳細', async () => {
     // DOOR-6: a page paired with its relay (without a pairing, つなぎ直す has no widget to re-create).
     const { aiOps, session, el } = await setup('tab', { consentStore: pairedStore(9333) });
     await turnOn(session);
@@ -166,7 +166,13 @@ describe('<ai-ops-log>', () => {
 
     aiOps.loader.failOn = { pattern: /embed\.js$/, message: 'could not load relay/embed.js' };
     part(connect, 'reconnect-button')!.click();
-    await until(() => textOf(connect).includes('つなぎ直せませんでした。could not load relay/embed.js'), 'the failure to show');
+    // FIRST-4: the sentence in the page's language; the developer's reason under 「詳細」.
+    await until(() => textOf(connect).includes('つなぎ直せませんでした。'), 'the failure to show');
+    const raw = connect.querySelector<HTMLDetailsElement>('.note details');
+    expect(textOf(raw?.querySelector('summary'))).to.equal('詳細');
+    expect(textOf(raw?.querySelector('pre'))).to.equal('could not load relay/embed.js');
+    const sentence = [...connect.querySelector('.note')!.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim();
+    expect(sentence).to.equal('つなぎ直せませんでした。');
   });
 
   it('[DOOR-5] while the relay on the port does not serve this origin, a note above the instructions says so and how to restart it', async () => {
