@@ -129,6 +129,23 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
     return { shown, env, note: await note() };
   }
 
+  /**
+   * The user present: the agent's sample_clear_note shows the dialog, the user's own click (their
+   * device answering) runs it, and the log shows `key`, the user's new key.
+   */
+  async function userApprovesAgentsCall(key) {
+    await restoreNote();
+    let answered = false;
+    const call = pw.call('webmcp_sample_clear_note', {}, 120_000).then((answer) => playwrightResult(answer).env).finally(() => (answered = true));
+    call.catch(() => {});
+    assert.equal(await waitFor(async () => (answered ? 'no dialog' : (await approveButton().isVisible()) && 'dialog'), 30_000, 'the dialog'), 'dialog');
+    await approveButton().click();
+    const env = await call;
+    assert.equal(env.ok, true, JSON.stringify(env));
+    assert.equal(await note(), '', 'the user\'s approval ran the call');
+    assert.equal(await logKeyLine(), `本人確認の鍵: ${key}`, 'the log shows the user\'s key');
+  }
+
   /** Whether localStorage still holds a stored "on" for the sample (read by the test, in the page). */
   const storedOn = () => page.evaluate(() => {
     try {
@@ -212,16 +229,7 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
       assert.equal(after.length, before.length + 1, 'a new credential, created with verification');
       assert.equal(await shownKey(), after.find((k) => !before.includes(k)), 'the page shows the user\'s new key');
       await pw.call('browser_snapshot');
-      await restoreNote();
-      let answered = false;
-      const call = pw.call('webmcp_sample_clear_note', {}, 120_000).then((answer) => playwrightResult(answer).env).finally(() => (answered = true));
-      call.catch(() => {});
-      assert.equal(await waitFor(async () => (answered ? 'no dialog' : (await approveButton().isVisible()) && 'dialog'), 30_000, 'the dialog'), 'dialog');
-      await approveButton().click(); // the user's own click, their device answering
-      const env = await call;
-      assert.equal(env.ok, true, JSON.stringify(env));
-      assert.equal(await note(), '', 'the user\'s approval ran the call');
-      assert.equal(await logKeyLine(), `本人確認の鍵: ${after.find((k) => !before.includes(k))}`, 'the log shows the user\'s key');
+      await userApprovesAgentsCall(after.find((k) => !before.includes(k)));
     } finally {
       await device.setPresent(false);
     }
@@ -278,15 +286,7 @@ describe('Playwright MCP --caps=storage attached to the user\'s browser, the use
       assert.equal(after.length, before.length + 1);
       assert.equal(await shownKey(), after.find((k) => !before.includes(k)));
       await pw.call('browser_snapshot');
-      await restoreNote();
-      let answered = false;
-      const call = pw.call('webmcp_sample_clear_note', {}, 120_000).then((answer) => playwrightResult(answer).env).finally(() => (answered = true));
-      call.catch(() => {});
-      assert.equal(await waitFor(async () => (answered ? 'no dialog' : (await approveButton().isVisible()) && 'dialog'), 30_000, 'the dialog'), 'dialog');
-      await approveButton().click();
-      assert.equal((await call).ok, true);
-      assert.equal(await note(), '');
-      assert.equal(await logKeyLine(), `本人確認の鍵: ${after.find((k) => !before.includes(k))}`, 'the log shows the user\'s key');
+      await userApprovesAgentsCall(after.find((k) => !before.includes(k)));
     } finally {
       await device.setPresent(false);
     }
